@@ -1,0 +1,48 @@
+"""Shared fixtures: every test runs on each available device through ``device``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xpgpu as xp
+from xpgpu import _devices
+
+_CUDA = _devices.cuda_devices()
+
+
+
+@pytest.fixture(
+    params=[pytest.param("cpu", id="cpu"),
+            pytest.param("cuda:0", id="cuda", marks=pytest.mark.cuda)],
+)
+def device(request: pytest.FixtureRequest) -> _devices.Device:
+    """The device a test runs on: ``cpu``, and ``cuda:0`` where there is one."""
+    if request.param != "cpu" and not _CUDA:
+        pytest.skip("no CUDA device")
+    return _devices.lookup(request.param)  # type: ignore[return-value]
+
+
+def to_numpy(x: xp.Array) -> np.ndarray:
+    """The host copy of an xpgpu array (through to_device and DLPack-free __array__)."""
+    return np.asarray(x.to_device("cpu"))
+
+
+# Tolerances for comparisons against NumPy, by dtype (CUDA's math library may differ by
+# a few ulp from the host's).
+RTOL = {np.dtype("float32"): 2e-6, np.dtype("complex64"): 2e-6,
+        np.dtype("float64"): 1e-13, np.dtype("complex128"): 1e-13}
+
+
+def assert_close(actual: xp.Array, expected: np.ndarray, ulps: float = 4) -> None:
+    """``actual`` equals ``expected`` in shape and dtype, and in value within a few ulp
+    (exactly for integer and boolean dtypes); NaNs must match."""
+    got = to_numpy(actual)
+    expected = np.asarray(expected)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    if got.dtype.kind in "fc":
+        np.testing.assert_allclose(got, expected, rtol=RTOL[got.dtype] * ulps / 4,
+                                   atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected)

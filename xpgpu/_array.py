@@ -1,0 +1,221 @@
+"""The array object: construction, attributes, conversions and ``to_device``.
+
+https://data-apis.org/array-api/2025.12/API_specification/array_object.html
+
+Operators are installed by ``_operators``, indexing by ``_indexing`` and DLPack by
+``_dlpack``; this module holds no arithmetic.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterator
+
+from . import _validate as v
+from ._devices import CPU, Device
+from ._dtypes import FROM_NP, KINDS, PROMOTION, DType
+
+_object_new = object.__new__
+API_VERSIONS = ("2023.12", "2024.12", "2025.12")
+
+
+class Array:
+    """An n-dimensional array on one device: a NumPy or CuPy array underneath.
+
+    Arrays come from the creation functions (``xpgpu.asarray``, ``xpgpu.zeros``, ...);
+    the constructor is not public.
+    """
+
+    __slots__ = ("_data", "_dtype", "_device", "__weakref__")
+    __hash__ = None  # type: ignore[assignment]
+
+    _data: Any
+    _dtype: DType
+    _device: Device
+
+    def __new__(cls, *args: object, **kwargs: object) -> Array:
+        raise TypeError(
+            "xpgpu.Array cannot be constructed directly; use an array creation function "
+            "such as xpgpu.asarray()"
+        )
+
+    # -- attributes ---------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> DType:
+        return self._dtype
+
+    @property
+    def device(self) -> Device:
+        return self._device
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._data.shape  # type: ignore[no-any-return]
+
+    @property
+    def size(self) -> int:
+        return self._data.size  # type: ignore[no-any-return]
+
+    @property
+    def T(self) -> Array:
+        if self._data.ndim != 2:
+            v.fail("Array.T", f"requires a 2-D array, got {self._data.ndim}-D; "
+                              "use matrix_transpose() or permute_dims()", ValueError)
+        return wrap(self._data.T, self._dtype, self._device)
+
+    @property
+    def mT(self) -> Array:
+        if self._data.ndim < 2:
+            v.fail("Array.mT", f"requires at least 2 dimensions, got {self._data.ndim}",
+                   ValueError)
+        return wrap(self._data.swapaxes(-1, -2), self._dtype, self._device)
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        if api_version is not None and api_version not in API_VERSIONS:
+            v.fail("__array_namespace__", f"unsupported api_version {api_version!r}; "
+                                          f"supported: {', '.join(API_VERSIONS)}", ValueError)
+        return sys.modules["xpgpu"]
+
+    # -- conversions to Python scalars --------------------------------------------------
+
+    def _scalar(self, func: str, kinds: frozenset[DType]) -> Any:
+        if self._data.ndim != 0 and self._data.size != 1:
+            v.fail(func, f"only arrays of one element convert to Python scalars, "
+                         f"got shape {self._data.shape}", ValueError)
+        if self._dtype not in kinds:
+            v.fail(func, f"not defined for dtype {self._dtype.name}")
+        return self._data.item()
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar("__bool__", _ALL_KINDS))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("__complex__", _ALL_KINDS))
+
+    def __float__(self) -> float:
+        return float(self._scalar("__float__", _REAL_KINDS))
+
+    def __int__(self) -> int:
+        value = self._scalar("__int__", _REAL_KINDS)
+        try:
+            return int(value)
+        except (ValueError, OverflowError) as e:
+            raise type(e)(f"__int__: cannot convert {value} to int") from None
+
+    def __index__(self) -> int:
+        if self._dtype not in _INDEX_KINDS:
+            v.fail("__index__", f"only integer arrays can be used as an index, "
+                                f"not dtype {self._dtype.name}")
+        return int(self._scalar("__index__", _INDEX_KINDS))
+
+    def __iter__(self) -> Iterator[Array]:
+        if self._data.ndim != 1:
+            v.fail("__iter__", f"only 1-D arrays can be iterated, got {self._data.ndim}-D")
+        data, dtype, device = self._data, self._dtype, self._device
+        return (wrap(data[i], dtype, device) for i in range(data.shape[0]))
+
+    # -- devices ------------------------------------------------------------------------
+
+    def to_device(self, device: Device, /, *, stream: Any = None) -> Array:
+        target = v.device_arg("to_device", device)
+        if stream is not None and not isinstance(stream, int) and target.kind == "cpu":
+            v.fail("to_device", f"stream is not supported for the cpu device, got {stream!r}",
+                   ValueError)
+        return wrap(transfer(self._data, self._device, target), self._dtype, target)
+
+    # Note: __array__ is not in the standard. NumPy calls it in numpy.asarray(x), which
+    # without it silently builds a 0-d object array; on the CPU it returns the data, on
+    # CUDA it raises, as CuPy does, so no device array reaches NumPy implicitly.
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        if self._device is not CPU:
+            v.fail("__array__", f"implicit conversion of a {self._device} array to NumPy is "
+                                "not allowed; use x.to_device('cpu') or numpy.from_dlpack")
+        return CPU.backend.adapter.asarray_host(self._data, dtype, copy)
+
+    # -- representation and pickling ----------------------------------------------------
+
+    def __repr__(self) -> str:
+        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(self._data)
+        body = CPU.backend.array2string(data, separator=", ", prefix="xpgpu.Array(")
+        suffix = "" if self._device is CPU else f", device={self._device}"
+        return f"xpgpu.Array({body}, dtype={self._dtype.name}{suffix})"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(self._data)
+        return _unpickle, (data, self._dtype.name, str(self._device))
+
+
+_ALL_KINDS = frozenset(FROM_NP.values())
+_REAL_KINDS = KINDS["bool"] | KINDS["integral"] | KINDS["real floating"]
+_INDEX_KINDS = KINDS["integral"]
+
+
+def wrap(data: Any, dtype: DType, device: Device) -> Array:
+    """Wrap backend data whose dtype is ``dtype`` (the callers guarantee it)."""
+    a = _object_new(Array)
+    a._data = data
+    a._dtype = dtype
+    a._device = device
+    return a
+
+
+def wrap_checked(func: str, data: Any, device: Device, expected: DType | None = None) -> Array:
+    """Wrap backend data, reading its dtype; an internal error when the backend
+    returned another dtype than the standard's (``expected``)."""
+    if type(data) is not device.backend.ndarray:
+        data = device.backend.asarray(data)  # NumPy returns scalars from 0-d operations
+    dtype = FROM_NP.get(data.dtype)
+    if dtype is None or (expected is not None and dtype is not expected):
+        raise RuntimeError(
+            f"{func}: internal error: the {device.backend.name} backend returned dtype "
+            f"{data.dtype}, expected {expected.name if expected else 'a standard dtype'}; "
+            "please report this"
+        )
+    return wrap(data, dtype, device)
+
+
+def transfer(data: Any, source: Device, target: Device) -> Any:
+    """Backend data of ``source`` as backend data of ``target`` (a copy across devices)."""
+    if source is target:
+        return data
+    if target is CPU:
+        return source.backend.adapter.to_host(data)
+    host = data if source is CPU else source.backend.adapter.to_host(data)
+    return target.backend.adapter.from_host(host, target.index)
+
+
+def _unpickle(data: Any, dtype_name: str, device_name: str) -> Array:
+    device = v.device_arg("unpickle", device_name)
+    host = CPU.backend.asarray(data)
+    return wrap_checked("unpickle", transfer(host, CPU, device), device, FROM_NP[host.dtype])
+
+
+def array_arg(func: str, x: object, name: str = "x",
+              allowed: frozenset[DType] | None = None) -> Array:
+    """``x`` if it is an Array (of an ``allowed`` dtype), else the standard's TypeError."""
+    if type(x) is not Array:
+        v.not_an_array(func, x, name)
+    if allowed is not None and x._dtype not in allowed:  # type: ignore[attr-defined]
+        v.bad_dtype(func, x._dtype, allowed, name)  # type: ignore[attr-defined]
+    return x  # type: ignore[return-value]
+
+
+def promote_arrays(func: str, allowed: frozenset[DType], *arrays: object) -> tuple[DType, Device]:
+    """The promoted dtype and common device of arrays of ``allowed`` dtypes."""
+    xs = [array_arg(func, x, f"x{i + 1}" if len(arrays) > 1 else "x", allowed)
+          for i, x in enumerate(arrays)]
+    device = v.common_device(func, [x._device for x in xs])
+    dtype = xs[0]._dtype
+    for x in xs[1:]:
+        promoted = PROMOTION.get((dtype, x._dtype))
+        if promoted is None:
+            v.no_promotion(func, dtype, x._dtype)
+        dtype = promoted
+    return dtype, device

@@ -1,0 +1,69 @@
+"""Backends: NumPy on the CPU, CuPy on CUDA devices.
+
+A ``Backend`` maps the standard's function names to the backend module's callables
+(``backend.acos`` is ``numpy.arccos`` or ``cupy.arccos``) and overrides the few it gets
+wrong with the fixes of its adapter module (``_numpy.FIXES``, ``_cupy.FIXES``). The
+names ``numpy`` and ``cupy`` appear only below this package.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from . import _numpy
+
+# The standard's names whose NumPy/CuPy spelling differs.
+RENAMES = {
+    "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+    "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
+    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+    "bitwise_invert": "invert", "pow": "power", "concat": "concatenate",
+    "permute_dims": "transpose",
+}
+
+
+class Backend:
+    """The compute functions of one array library, under the standard's names."""
+
+    def __init__(self, name: str, adapter: ModuleType):
+        self.name = name
+        self.adapter = adapter
+        self.xp = adapter.xp
+        self.ndarray = adapter.xp.ndarray
+        self.__dict__.update(adapter.FIXES)
+
+    def __getattr__(self, name: str) -> Any:
+        # Bound once on first use, then found in the instance dict like any attribute.
+        try:
+            func = getattr(self.xp, RENAMES.get(name, name))
+        except AttributeError:
+            raise AttributeError(f"backend {self.name} has no {name!r}") from None
+        setattr(self, name, func)
+        return func
+
+    def __repr__(self) -> str:
+        return f"<xpgpu backend {self.name}>"
+
+
+_backends: dict[str, Backend] = {}
+
+
+def get(kind: str) -> Backend:
+    """The backend of a device kind, ``"cpu"`` or ``"cuda"``; CuPy is imported on demand."""
+    backend = _backends.get(kind)
+    if backend is None:
+        if kind == "cpu":
+            adapter = _numpy
+        else:
+            from . import _cupy as adapter  # lazy: raises ImportError where CuPy is missing
+        backend = _backends[kind] = Backend(adapter.NAME, adapter)
+    return backend
+
+
+def cuda_device_count() -> int:
+    """How many CUDA devices CuPy can use; 0 where CuPy or a driver is missing."""
+    try:
+        return get("cuda").adapter.device_count()
+    except Exception:  # ImportError, or CUDA errors without a driver
+        return 0

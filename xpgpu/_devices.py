@@ -1,0 +1,112 @@
+"""Devices: ``cpu`` and one ``cuda:N`` per GPU, interned, each with its backend.
+
+https://data-apis.org/array-api/2025.12/design_topics/device_support.html
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import _backend
+from ._backend import Backend
+
+
+class Device:
+    """A device arrays live on. Compare with ``==`` (identity: devices are interned)."""
+
+    __slots__ = ("kind", "index", "_name", "_backend", "__weakref__")
+
+    kind: str
+    index: int
+
+    def __new__(cls, *args: object, **kwargs: object) -> Device:
+        raise TypeError(
+            "Device objects cannot be created directly; use x.device, "
+            "xpgpu.__array_namespace_info__().devices() or default_device()"
+        )
+
+    @classmethod
+    def _make(cls, kind: str, index: int) -> Device:
+        self = object.__new__(cls)
+        self.kind = kind
+        self.index = index
+        self._name = "cpu" if kind == "cpu" else f"cuda:{index}"
+        self._backend = None
+        return self
+
+    @property
+    def backend(self) -> Backend:
+        """The backend computing on this device (NumPy on ``cpu``, CuPy on ``cuda:N``)."""
+        backend = self._backend
+        if backend is None:
+            backend = self._backend = _backend.get(self.kind)
+        return backend
+
+    def __repr__(self) -> str:
+        return f"Device({self._name!r})"
+
+    def __str__(self) -> str:
+        return self._name
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return _unpickle, (self._name,)
+
+    def __hash__(self) -> int:
+        return hash(self._name)
+
+
+CPU = Device._make("cpu", 0)
+_cuda: list[Device] | None = None
+
+
+def cuda_devices() -> list[Device]:
+    """The CUDA devices CuPy can use (an empty list where there is none)."""
+    global _cuda
+    if _cuda is None:
+        _cuda = [Device._make("cuda", i) for i in range(_backend.cuda_device_count())]
+    return _cuda
+
+
+def all_devices() -> list[Device]:
+    return [CPU, *cuda_devices()]
+
+
+def lookup(name: str) -> Device | None:
+    """The device named ``"cpu"``, ``"cuda"`` (cuda:0) or ``"cuda:N"``; None if there is none."""
+    if name == "cpu":
+        return CPU
+    kind, _, index = name.partition(":")
+    if kind != "cuda" or (index and not index.isdigit()):
+        return None
+    devices = cuda_devices()
+    i = int(index or 0)
+    return devices[i] if i < len(devices) else None
+
+
+_default: Device | None = None
+
+
+def default_device() -> Device:
+    """``cuda:0`` when a CUDA device is usable, else ``cpu``; ``XPGPU_DEFAULT_DEVICE`` overrides."""
+    global _default
+    if _default is None:
+        name = os.environ.get("XPGPU_DEFAULT_DEVICE")
+        if name:
+            device = lookup(name)
+            if device is None:
+                raise ValueError(
+                    f"XPGPU_DEFAULT_DEVICE={name!r} names no available device; "
+                    f"available: {', '.join(map(str, all_devices()))}"
+                )
+        else:
+            devices = cuda_devices()
+            device = devices[0] if devices else CPU
+        _default = device
+    return _default
+
+
+def _unpickle(name: str) -> Device:
+    device = lookup(name)
+    if device is None:
+        raise ValueError(f"unpickling an array of device {name!r}, which is not available here")
+    return device

@@ -1,0 +1,134 @@
+"""The standard's 13 data types, their kinds and the type promotion table.
+
+https://data-apis.org/array-api/2025.12/API_specification/data_types.html
+https://data-apis.org/array-api/2025.12/API_specification/type_promotion.html
+"""
+
+from __future__ import annotations
+
+from ._backend import _numpy as _host
+
+
+class DType:
+    """One of the standard's data types; a singleton.
+
+    It interoperates with NumPy's dtype machinery: ``numpy.dtype(xpgpu.float32)``
+    works (through the ``dtype`` attribute), and a DType compares and hashes equal
+    to the NumPy dtype instance of the same type.
+    """
+
+    __slots__ = ("name", "dtype", "_i", "_hash")
+
+    def __init__(self, name: str, index: int):
+        self.name = name
+        self.dtype = _host.dtype(name)  # the NumPy dtype: numpy.dtype(DType) reads it
+        self._i = index
+        self._hash = hash(self.dtype)
+
+    def __eq__(self, other: object) -> bool:
+        # Note: NumPy dtype instances compare equal, since cubed, zarr and xarray pass
+        # them around; strings, Python types and NumPy scalar types do not.
+        if other is self:
+            return True
+        if isinstance(other, DType):
+            return False
+        return _host.is_dtype(other) and other == self.dtype
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"xpgpu.{self.name}"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return _by_name, (self.name,)  # unpickles as the singleton
+
+
+_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+)
+ALL: tuple[DType, ...] = tuple(DType(n, i) for i, n in enumerate(_NAMES))
+(bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+ float32, float64, complex64, complex128) = ALL
+BY_NAME = {d.name: d for d in ALL}
+
+
+def _by_name(name: str) -> DType:
+    return BY_NAME[name]
+
+
+# NumPy dtype instance -> DType; the backends' result dtypes are NumPy dtype instances.
+FROM_NP = {d.dtype: d for d in ALL}
+
+# The kinds of isdtype() and __array_namespace_info__().dtypes(kind=...).
+_signed = frozenset({int8, int16, int32, int64})
+_unsigned = frozenset({uint8, uint16, uint32, uint64})
+_real_float = frozenset({float32, float64})
+_complex_float = frozenset({complex64, complex128})
+KINDS: dict[str, frozenset[DType]] = {
+    "bool": frozenset({bool_}),
+    "signed integer": _signed,
+    "unsigned integer": _unsigned,
+    "integral": _signed | _unsigned,
+    "real floating": _real_float,
+    "complex floating": _complex_float,
+    "numeric": _signed | _unsigned | _real_float | _complex_float,
+}
+
+# The input categories of functions, as the standard names them.
+CATEGORIES: dict[str, frozenset[DType]] = {
+    "all": frozenset(ALL),
+    "boolean": KINDS["bool"],
+    "integer": KINDS["integral"],
+    "integer or boolean": KINDS["integral"] | KINDS["bool"],
+    "numeric": KINDS["numeric"],
+    "real numeric": KINDS["integral"] | _real_float,
+    "floating-point": _real_float | _complex_float,
+    "real floating-point": _real_float,
+    "complex floating-point": _complex_float,
+    "real numeric or boolean": KINDS["integral"] | _real_float | KINDS["bool"],
+}
+
+# Type promotion: a half table, its symmetric closure and the diagonal.
+# https://data-apis.org/array-api/2025.12/API_specification/type_promotion.html
+_HALF = {
+    (int8, int16): int16, (int8, int32): int32, (int8, int64): int64,
+    (int16, int32): int32, (int16, int64): int64, (int32, int64): int64,
+    (uint8, uint16): uint16, (uint8, uint32): uint32, (uint8, uint64): uint64,
+    (uint16, uint32): uint32, (uint16, uint64): uint64, (uint32, uint64): uint64,
+    (int8, uint8): int16, (int8, uint16): int32, (int8, uint32): int64,
+    (int16, uint8): int16, (int16, uint16): int32, (int16, uint32): int64,
+    (int32, uint8): int32, (int32, uint16): int32, (int32, uint32): int64,
+    (int64, uint8): int64, (int64, uint16): int64, (int64, uint32): int64,
+    (float32, float64): float64, (float32, complex64): complex64,
+    (float32, complex128): complex128, (float64, complex64): complex128,
+    (float64, complex128): complex128, (complex64, complex128): complex128,
+}
+PROMOTION: dict[tuple[DType, DType], DType] = {
+    **_HALF, **{(b, a): c for (a, b), c in _HALF.items()}, **{(d, d): d for d in ALL},
+}
+# The same table indexed by position, PROMOTE[a._i][b._i]: the elementwise hot path.
+PROMOTE: tuple[tuple[DType | None, ...], ...] = tuple(
+    tuple(PROMOTION.get((a, b)) for b in ALL) for a in ALL
+)
+
+REAL_OF = {complex64: float32, complex128: float64}
+COMPLEX_OF = {float32: complex64, float64: complex128}
+
+
+def result_type_pair(a: DType, b: DType) -> DType | None:
+    """The promoted dtype of two dtypes, or None where the standard defines none."""
+    return PROMOTION.get((a, b))
+
+
+def as_dtype(obj: object) -> DType | None:
+    """``obj`` as a DType when it is one or a NumPy dtype instance of a standard dtype."""
+    if type(obj) is DType:
+        return obj  # type: ignore[return-value]
+    if _host.is_dtype(obj):
+        return FROM_NP.get(obj)  # type: ignore[call-overload]
+    return None

@@ -1,0 +1,310 @@
+"""Element-wise functions, as one table.
+
+https://data-apis.org/array-api/2025.12/API_specification/elementwise_functions.html
+
+Each row is (name, arity, input category, result rule). The factories turn a row into a
+function that validates dtypes, devices and Python scalars against precomputed tables
+and calls the backend's function of the same standard name. Special cases the backends
+get wrong are fixed in the backend adapters, by the same name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import _validate as v
+from ._array import Array, wrap, wrap_checked
+from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTE, REAL_OF, DType, bool_
+from ._scalars import INT_BOUNDS as _BOUNDS
+from ._scalars import SCALAR_RESULT, scalar_type
+
+_SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
+
+# Result rules: the output dtype from the (promoted) input dtype.
+_RESULT: dict[str, Callable[[DType], DType]] = {
+    "same": lambda d: d,
+    "bool": lambda d: bool_,
+    "real": lambda d: REAL_OF.get(d, d),
+}
+
+# (name, arity, input category, result rule)
+TABLE: tuple[tuple[str, int, str, str], ...] = (
+    ("abs", 1, "numeric", "real"),
+    ("acos", 1, "floating-point", "same"),
+    ("acosh", 1, "floating-point", "same"),
+    ("add", 2, "numeric", "same"),
+    ("asin", 1, "floating-point", "same"),
+    ("asinh", 1, "floating-point", "same"),
+    ("atan", 1, "floating-point", "same"),
+    ("atan2", 2, "real floating-point", "same"),
+    ("atanh", 1, "floating-point", "same"),
+    ("bitwise_and", 2, "integer or boolean", "same"),
+    ("bitwise_left_shift", 2, "integer", "same"),
+    ("bitwise_invert", 1, "integer or boolean", "same"),
+    ("bitwise_or", 2, "integer or boolean", "same"),
+    ("bitwise_right_shift", 2, "integer", "same"),
+    ("bitwise_xor", 2, "integer or boolean", "same"),
+    ("ceil", 1, "real numeric", "same"),
+    ("conj", 1, "numeric", "same"),
+    ("copysign", 2, "real floating-point", "same"),
+    ("cos", 1, "floating-point", "same"),
+    ("cosh", 1, "floating-point", "same"),
+    ("divide", 2, "floating-point", "same"),
+    ("equal", 2, "all", "bool"),
+    ("exp", 1, "floating-point", "same"),
+    ("expm1", 1, "floating-point", "same"),
+    ("floor", 1, "real numeric", "same"),
+    ("floor_divide", 2, "real numeric", "same"),
+    ("greater", 2, "real numeric", "bool"),
+    ("greater_equal", 2, "real numeric", "bool"),
+    ("hypot", 2, "real floating-point", "same"),
+    ("imag", 1, "complex floating-point", "real"),
+    ("isfinite", 1, "numeric", "bool"),
+    ("isinf", 1, "numeric", "bool"),
+    ("isnan", 1, "numeric", "bool"),
+    ("less", 2, "real numeric", "bool"),
+    ("less_equal", 2, "real numeric", "bool"),
+    ("log", 1, "floating-point", "same"),
+    ("log1p", 1, "floating-point", "same"),
+    ("log2", 1, "floating-point", "same"),
+    ("log10", 1, "floating-point", "same"),
+    ("logaddexp", 2, "real floating-point", "same"),
+    ("logical_and", 2, "boolean", "same"),
+    ("logical_not", 1, "boolean", "same"),
+    ("logical_or", 2, "boolean", "same"),
+    ("logical_xor", 2, "boolean", "same"),
+    ("maximum", 2, "real numeric", "same"),
+    ("minimum", 2, "real numeric", "same"),
+    ("multiply", 2, "numeric", "same"),
+    ("negative", 1, "numeric", "same"),
+    ("nextafter", 2, "real floating-point", "same"),
+    ("not_equal", 2, "all", "bool"),
+    ("positive", 1, "numeric", "same"),
+    ("pow", 2, "numeric", "same"),
+    ("real", 1, "numeric", "real"),
+    ("reciprocal", 1, "floating-point", "same"),
+    ("remainder", 2, "real numeric", "same"),
+    ("round", 1, "numeric", "same"),
+    ("sign", 1, "numeric", "same"),
+    ("signbit", 1, "real floating-point", "bool"),
+    ("sin", 1, "floating-point", "same"),
+    ("sinh", 1, "floating-point", "same"),
+    ("square", 1, "numeric", "same"),
+    ("sqrt", 1, "floating-point", "same"),
+    ("subtract", 2, "numeric", "same"),
+    ("tan", 1, "floating-point", "same"),
+    ("tanh", 1, "floating-point", "same"),
+    ("trunc", 1, "real numeric", "same"),
+)
+
+# Functions whose integer inputs come back unchanged (NumPy's floor(int8) is float16).
+_INTEGER_PASSTHROUGH = frozenset({"ceil", "floor", "round", "trunc"})
+
+
+def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
+    allowed = CATEGORIES[category]
+    result = _RESULT[rule]
+    out_of = tuple(result(d) if d in allowed else None for d in ALL)
+    passthrough = name in _INTEGER_PASSTHROUGH
+
+    def func(x: Array, /) -> Array:
+        if type(x) is not Array:
+            v.not_an_array(name, x)
+        dtype = x._dtype
+        out = out_of[dtype._i]
+        if out is None:
+            v.bad_dtype(name, dtype, allowed)
+        if passthrough and dtype in _INTEGRAL:
+            return wrap(x._data.copy(), dtype, x._device)
+        device = x._device
+        data = getattr(device.backend, name)(x._data)
+        if type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
+            return wrap_checked(name, data, device, out)
+        return wrap(data, out, device)
+
+    return func
+
+
+def _binary(name: str, category: str, rule: str) -> Callable[[Any, Any], Array]:
+    allowed = CATEGORIES[category]
+    result = _RESULT[rule]
+    out_of = tuple(
+        tuple(result(p) if a in allowed and b in allowed and (p := PROMOTE[a._i][b._i]) else None
+              for b in ALL)
+        for a in ALL
+    )
+    scalar_out = {key: result(d) for key, d in SCALAR_RESULT.items()
+                  if key[0] in allowed and d in allowed}
+
+    def func(x1: Any, x2: Any, /) -> Array:
+        t1, t2 = type(x1), type(x2)
+        if t1 is Array and t2 is Array:
+            device = x1._device
+            if x2._device is not device:
+                v.mismatch(name, device, x2._device)
+            out = out_of[x1._dtype._i][x2._dtype._i]
+            if out is None:
+                _fail_arrays(name, allowed, x1._dtype, x2._dtype)
+            data = getattr(device.backend, name)(x1._data, x2._data)
+        elif t1 is Array:
+            device = x1._device
+            out = scalar_out.get((x1._dtype, t2))
+            if out is None or t2 is int and x1._dtype in _BOUNDS and not (
+                    _BOUNDS[x1._dtype][0] <= x2 <= _BOUNDS[x1._dtype][1]):
+                out = _with_scalar(name, allowed, scalar_out, x1._dtype, x2)
+            data = getattr(device.backend, name)(x1._data, x2)
+        elif t2 is Array:
+            device = x2._device
+            out = scalar_out.get((x2._dtype, t1))
+            if out is None or t1 is int and x2._dtype in _BOUNDS and not (
+                    _BOUNDS[x2._dtype][0] <= x1 <= _BOUNDS[x2._dtype][1]):
+                out = _with_scalar(name, allowed, scalar_out, x2._dtype, x1)
+            data = getattr(device.backend, name)(x1, x2._data)
+        else:
+            _no_array(name, x1, x2)
+        if type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
+            return wrap_checked(name, data, device, out)
+        return wrap(data, out, device)
+
+    return func
+
+
+_INTEGRAL = KINDS["integral"]
+
+
+def _fail_arrays(name: str, allowed: frozenset[DType], a: DType, b: DType) -> None:
+    if a not in allowed:
+        v.bad_dtype(name, a, allowed, "x1")
+    if b not in allowed:
+        v.bad_dtype(name, b, allowed, "x2")
+    v.no_promotion(name, a, b)
+
+
+def _with_scalar(name: str, allowed: frozenset[DType], scalar_out: dict[tuple[DType, type], DType],
+                 dtype: DType, value: object) -> DType:
+    """The slow path of an array with a Python scalar: bounds, subclasses, errors."""
+    if dtype not in allowed:
+        v.bad_dtype(name, dtype, allowed)
+    promoted = v.scalar_result(name, dtype, value)  # raises for kinds and bounds
+    out = scalar_out.get((dtype, scalar_type(value)))  # type: ignore[arg-type]
+    if out is None:
+        v.bad_dtype(name, promoted, allowed, "the promoted operand")
+    return out
+
+
+def _no_array(name: str, x1: object, x2: object) -> None:
+    for x in (x1, x2):
+        if scalar_type(x) is None:
+            v.not_an_array(name, x, "x1" if x is x1 else "x2")
+    v.fail(name, "at least one argument must be an xpgpu array, got two Python scalars")
+
+
+def _make(row: tuple[str, int, str, str]) -> Callable[..., Array]:
+    name, arity, category, rule = row
+    func = (_unary if arity == 1 else _binary)(name, category, rule)
+    func.__name__ = func.__qualname__ = name
+    func.__module__ = "xpgpu"
+    func.__doc__ = (f"{name}: element-wise; inputs of {category} dtypes.\n\n"
+                    f"See {_SPEC.format(name)}")
+    return func
+
+
+FUNCTIONS: dict[str, Callable[..., Array]] = {row[0]: _make(row) for row in TABLE}
+CATEGORY_OF = {row[0]: row[2] for row in TABLE}
+
+# The namespace's names, bound explicitly.
+abs = FUNCTIONS["abs"]
+acos = FUNCTIONS["acos"]
+acosh = FUNCTIONS["acosh"]
+add = FUNCTIONS["add"]
+asin = FUNCTIONS["asin"]
+asinh = FUNCTIONS["asinh"]
+atan = FUNCTIONS["atan"]
+atan2 = FUNCTIONS["atan2"]
+atanh = FUNCTIONS["atanh"]
+bitwise_and = FUNCTIONS["bitwise_and"]
+bitwise_left_shift = FUNCTIONS["bitwise_left_shift"]
+bitwise_invert = FUNCTIONS["bitwise_invert"]
+bitwise_or = FUNCTIONS["bitwise_or"]
+bitwise_right_shift = FUNCTIONS["bitwise_right_shift"]
+bitwise_xor = FUNCTIONS["bitwise_xor"]
+ceil = FUNCTIONS["ceil"]
+conj = FUNCTIONS["conj"]
+copysign = FUNCTIONS["copysign"]
+cos = FUNCTIONS["cos"]
+cosh = FUNCTIONS["cosh"]
+divide = FUNCTIONS["divide"]
+equal = FUNCTIONS["equal"]
+exp = FUNCTIONS["exp"]
+expm1 = FUNCTIONS["expm1"]
+floor = FUNCTIONS["floor"]
+floor_divide = FUNCTIONS["floor_divide"]
+greater = FUNCTIONS["greater"]
+greater_equal = FUNCTIONS["greater_equal"]
+hypot = FUNCTIONS["hypot"]
+imag = FUNCTIONS["imag"]
+isfinite = FUNCTIONS["isfinite"]
+isinf = FUNCTIONS["isinf"]
+isnan = FUNCTIONS["isnan"]
+less = FUNCTIONS["less"]
+less_equal = FUNCTIONS["less_equal"]
+log = FUNCTIONS["log"]
+log1p = FUNCTIONS["log1p"]
+log2 = FUNCTIONS["log2"]
+log10 = FUNCTIONS["log10"]
+logaddexp = FUNCTIONS["logaddexp"]
+logical_and = FUNCTIONS["logical_and"]
+logical_not = FUNCTIONS["logical_not"]
+logical_or = FUNCTIONS["logical_or"]
+logical_xor = FUNCTIONS["logical_xor"]
+maximum = FUNCTIONS["maximum"]
+minimum = FUNCTIONS["minimum"]
+multiply = FUNCTIONS["multiply"]
+negative = FUNCTIONS["negative"]
+nextafter = FUNCTIONS["nextafter"]
+not_equal = FUNCTIONS["not_equal"]
+positive = FUNCTIONS["positive"]
+pow = FUNCTIONS["pow"]
+real = FUNCTIONS["real"]
+reciprocal = FUNCTIONS["reciprocal"]
+remainder = FUNCTIONS["remainder"]
+round = FUNCTIONS["round"]
+sign = FUNCTIONS["sign"]
+signbit = FUNCTIONS["signbit"]
+sin = FUNCTIONS["sin"]
+sinh = FUNCTIONS["sinh"]
+square = FUNCTIONS["square"]
+sqrt = FUNCTIONS["sqrt"]
+subtract = FUNCTIONS["subtract"]
+tan = FUNCTIONS["tan"]
+tanh = FUNCTIONS["tanh"]
+trunc = FUNCTIONS["trunc"]
+
+
+_REAL_NUMERIC = CATEGORIES["real numeric"]
+
+
+def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
+    """Clamp to [min, max]. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.clip.html"""
+    if type(x) is not Array:
+        v.not_an_array("clip", x)
+    if x._dtype not in _REAL_NUMERIC:
+        v.bad_dtype("clip", x._dtype, _REAL_NUMERIC)
+    bounds = []
+    for name, bound in (("min", min), ("max", max)):
+        if bound is None:
+            bounds.append(None)
+        elif type(bound) is Array:
+            if bound._device is not x._device:
+                v.mismatch("clip", x._device, bound._device)
+            if bound._dtype is not x._dtype:
+                v.fail("clip", f"{name} has dtype {bound._dtype.name}, but the standard defines "
+                               f"clip only for bounds of x's dtype {x._dtype.name}")
+            bounds.append(bound._data)
+        else:
+            if v.scalar_result("clip", x._dtype, bound) is not x._dtype:
+                v.fail("clip", f"a Python {type(bound).__name__} {name} cannot bound an array "
+                               f"of dtype {x._dtype.name}")
+            bounds.append(bound)
+    data = x._device.backend.clip(x._data, bounds[0], bounds[1])
+    return wrap_checked("clip", data, x._device, x._dtype)

@@ -1,0 +1,1 @@
+"""The extensions beyond the standard: logspace and fuse."""

@@ -1,0 +1,138 @@
+"""Indexing: ``Array.__getitem__``/``__setitem__`` and the standard's index rules.
+
+https://data-apis.org/array-api/2025.12/API_specification/indexing.html
+
+The standard requires integers, slices, an ellipsis, ``None``, a boolean array as the
+sole index, and tuples of integers and integer arrays (one per axis). Everything else
+(flat indexing with fewer indices than dimensions, lists, floats, booleans, masks
+inside tuples, integer arrays mixed with slices) raises ``IndexError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _validate as v
+from ._array import Array, wrap, wrap_checked
+from ._dtypes import KINDS, PROMOTION, bool_
+
+_INTEGRAL = KINDS["integral"]
+
+
+def _index_error(op: str, message: str) -> None:
+    v.fail(op, message, IndexError)
+
+
+def _int_index(op: str, i: Any) -> int:
+    if isinstance(i, bool) or not hasattr(i, "__index__"):
+        _index_error(op, f"index {i!r} of type {type(i).__name__} is not one the standard "
+                         "specifies (integers, slices, ..., None, boolean or integer arrays)")
+    return i.__index__()  # type: ignore[no-any-return]
+
+
+def backend_key(x: Array, key: Any, op: str) -> Any:
+    """Validate ``key`` for ``x`` and return it with arrays replaced by backend data."""
+    keys = key if isinstance(key, tuple) else (key,)
+    ndim = x._data.ndim
+    out: list[Any] = []
+    axes = 0
+    ellipses = 0
+    has_slice_or_none = False
+    index_arrays = 0
+    for i in keys:
+        t = type(i)
+        if t is slice:
+            for bound in (i.start, i.stop, i.step):
+                if bound is not None:
+                    _int_index(op, bound)
+            if i.step is not None and i.step.__index__() == 0:
+                _index_error(op, "slice step cannot be zero")
+            out.append(i)
+            axes += 1
+            has_slice_or_none = True
+        elif i is Ellipsis:
+            ellipses += 1
+            out.append(i)
+        elif i is None:
+            if op == "__setitem__":
+                _index_error(op, "None (newaxis) is not allowed in an assignment index")
+            out.append(i)
+            has_slice_or_none = True
+        elif t is Array:
+            if i._device is not x._device:
+                v.mismatch(op, x._device, i._device)
+            if i._dtype is bool_:
+                if len(keys) != 1:
+                    _index_error(op, "a boolean array index must be the sole index")
+                if i.shape != x.shape[: i.ndim]:
+                    _index_error(op, f"boolean index of shape {i.shape} does not match the "
+                                     f"indexed array's shape {x.shape}")
+                return i._data
+            if i._dtype not in _INTEGRAL:
+                _index_error(op, f"array indices must have an integer or boolean dtype, "
+                                 f"not {i._dtype.name}")
+            if i.ndim == 0:
+                out.append(int(i))
+            else:
+                if op == "__setitem__":
+                    _index_error(op, "integer array indices are not supported in assignments")
+                out.append(i._data)
+                index_arrays += 1
+            axes += 1
+        else:
+            out.append(_int_index(op, i))
+            axes += 1
+    if ellipses > 1:
+        _index_error(op, "an index can only have a single ellipsis ('...')")
+    if axes > ndim:
+        _index_error(op, f"too many indices ({axes}) for an array of {ndim} dimension(s)")
+    if not ellipses and axes < ndim:
+        _index_error(op, f"the index gives {axes} of {ndim} axes; index every axis or "
+                         "add an ellipsis (...), as the standard requires")
+    if index_arrays and (ellipses or has_slice_or_none):
+        _index_error(op, "integer array indices can be combined only with integers "
+                         "(one index per axis)")
+    return tuple(out)
+
+
+def __getitem__(self: Array, key: Any, /) -> Array:
+    data = self._data
+    # Fast path: one int or slice indexing a 1-D array.
+    t = type(key)
+    if data.ndim == 1 and (t is slice and key.step != 0 or t is int):
+        try:
+            result = data[key]
+        except TypeError as e:  # non-integer slice bounds
+            raise IndexError(f"__getitem__: {e}") from None
+        except IndexError as e:
+            raise IndexError(f"__getitem__: {e}") from None
+    else:
+        try:
+            result = data[backend_key(self, key, "__getitem__")]
+        except IndexError as e:
+            if str(e).startswith("__getitem__"):
+                raise
+            raise IndexError(f"__getitem__: {e}") from None
+    if type(result) is not self._device.backend.ndarray:
+        return wrap_checked("__getitem__", result, self._device, self._dtype)
+    return wrap(result, self._dtype, self._device)
+
+
+def __setitem__(self: Array, key: Any, value: Any, /) -> None:
+    bkey = backend_key(self, key, "__setitem__")
+    dtype = self._dtype
+    if type(value) is Array:
+        if value._device is not self._device:
+            v.mismatch("__setitem__", self._device, value._device)
+        if PROMOTION.get((dtype, value._dtype)) is not dtype:
+            v.fail("__setitem__", f"cannot assign an array of dtype {value._dtype.name} to an "
+                                  f"array of dtype {dtype.name} without changing its dtype")
+        value = value._data
+    elif v.scalar_result("__setitem__", dtype, value) is not dtype:
+        v.fail("__setitem__", f"cannot assign a Python {type(value).__name__} to an array of "
+                              f"dtype {dtype.name}")
+    self._data[bkey] = value
+
+
+Array.__getitem__ = __getitem__  # type: ignore[method-assign]
+Array.__setitem__ = __setitem__  # type: ignore[method-assign]

@@ -1,0 +1,83 @@
+"""The array object's operators, as a table delegating to the namespace functions.
+
+https://data-apis.org/array-api/2025.12/API_specification/array_object.html#operators
+
+A row is ``dunder: (function name, mode)``: ``fwd`` calls ``f(self, other)``, ``rev``
+calls ``f(other, self)``, ``inplace`` computes ``f(self, other)`` and writes it into
+``self``, which must keep its dtype and shape; ``unary`` calls ``f(self)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import _validate as v
+from ._array import Array
+from ._elementwise import FUNCTIONS
+from ._linear_algebra import matmul
+from ._scalars import scalar_type
+
+_BINARY = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+OPERATORS: dict[str, tuple[str, str]] = {
+    **{f"__{op}__": (f, "fwd") for op, f in _BINARY.items()},
+    **{f"__r{op}__": (f, "rev") for op, f in _BINARY.items()},
+    **{f"__i{op}__": (f, "inplace") for op, f in _BINARY.items()},
+    "__eq__": ("equal", "fwd"), "__ne__": ("not_equal", "fwd"),
+    "__lt__": ("less", "fwd"), "__le__": ("less_equal", "fwd"),
+    "__gt__": ("greater", "fwd"), "__ge__": ("greater_equal", "fwd"),
+    "__abs__": ("abs", "unary"), "__neg__": ("negative", "unary"),
+    "__pos__": ("positive", "unary"), "__invert__": ("bitwise_invert", "unary"),
+}
+
+_FUNCTIONS: dict[str, Callable[..., Array]] = {**FUNCTIONS, "matmul": matmul}
+# Operand types handled without a second look; others go through scalar_type().
+_OPERANDS = frozenset({Array, bool, int, float, complex})
+
+
+def _is_operand(other: object) -> bool:
+    return type(other) in _OPERANDS or scalar_type(other) is not None
+
+
+def _make(dunder: str, name: str, mode: str) -> Callable[..., Any]:
+    f = _FUNCTIONS[name]
+    if mode == "unary":
+        def op(self: Array, /) -> Array:
+            return f(self)
+    elif mode == "fwd":
+        def op(self: Array, other: Any, /) -> Any:
+            if type(other) in _OPERANDS or _is_operand(other):
+                return f(self, other)
+            return NotImplemented
+    elif mode == "rev":
+        def op(self: Array, other: Any, /) -> Any:
+            if type(other) in _OPERANDS or _is_operand(other):
+                return f(other, self)
+            return NotImplemented
+    else:
+        def op(self: Array, other: Any, /) -> Any:
+            if not _is_operand(other):
+                return NotImplemented
+            result = f(self, other)
+            if result._dtype is not self._dtype:
+                v.fail(dunder, f"the result dtype {result._dtype.name} differs from the "
+                               f"array's {self._dtype.name}; in-place operations keep the dtype")
+            if result._data.shape != self._data.shape:
+                v.fail(dunder, f"the result shape {result.shape} differs from the array's "
+                               f"{self.shape}; in-place operations keep the shape", ValueError)
+            self._data[...] = result._data
+            return self
+    op.__name__ = op.__qualname__ = dunder
+    return op
+
+
+for _dunder, (_name, _mode) in OPERATORS.items():
+    setattr(Array, _dunder, _make(_dunder, _name, _mode))
+
+# Note: not in the standard. NumPy then returns NotImplemented from its own operators
+# with an xpgpu operand (numpy_array + x raises TypeError), instead of converting x.
+Array.__array_ufunc__ = None  # type: ignore[attr-defined]

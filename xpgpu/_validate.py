@@ -1,0 +1,178 @@
+"""The one place that judges arguments and raises the standard's errors.
+
+Checks are cheap on success; messages, which always start with the function's name,
+are built only on failure. Error types: ``TypeError`` for types and dtypes,
+``DeviceMismatchError`` (a ``ValueError``) for devices, ``ValueError`` for values,
+``IndexError`` for indices, ``OverflowError`` for out-of-range Python ints.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from . import _devices
+from ._devices import Device
+from ._dtypes import CATEGORIES, KINDS, DType, as_dtype
+from ._scalars import INT_BOUNDS, SCALAR_RESULT, scalar_type
+
+
+class DeviceMismatchError(ValueError):
+    """Arrays (or an array and a ``device=`` argument) on different devices."""
+
+
+class AxisError(ValueError, IndexError):
+    """An axis out of bounds: both a ValueError and an IndexError, as NumPy's."""
+
+
+def fail(func: str, message: str, error: type[Exception] = TypeError) -> NoReturn:
+    raise error(f"{func}: {message}")
+
+
+def _category_name(dtypes: frozenset[DType]) -> str:
+    for name, members in CATEGORIES.items():
+        if members == dtypes:
+            return name
+    return "/".join(sorted(d.name for d in dtypes))
+
+
+# ---- arrays ---------------------------------------------------------------------------
+
+def not_an_array(func: str, x: object, name: str = "x") -> NoReturn:
+    fail(func, f"{name} must be an xpgpu array, not {type(x).__name__}"
+         + (" (use xpgpu.asarray() first)" if hasattr(x, "__array__") or isinstance(x, (list, tuple)) else ""))
+
+
+def bad_dtype(func: str, dtype: DType, category: frozenset[DType], name: str = "x") -> NoReturn:
+    fail(func, f"{name} has dtype {dtype.name}, but only {_category_name(category)} dtypes are allowed")
+
+
+def no_promotion(func: str, a: DType, b: DType) -> NoReturn:
+    fail(func, f"{a.name} and {b.name} cannot be promoted together by the standard's "
+               "type promotion rules (use astype() to choose a dtype)")
+
+
+def mismatch(func: str, a: Device, b: Device) -> NoReturn:
+    fail(func, f"arrays are on different devices, {a} and {b}; move one with to_device()",
+         DeviceMismatchError)
+
+
+def common_device(func: str, devices: list[Device]) -> Device:
+    first = devices[0]
+    for d in devices:
+        if d is not first:
+            mismatch(func, first, d)
+    return first
+
+
+# ---- Python scalars -------------------------------------------------------------------
+
+def scalar_result(func: str, dtype: DType, value: object) -> DType:
+    """The dtype of an array of ``dtype`` combined with the Python scalar ``value``."""
+    t = scalar_type(value)
+    if t is None:
+        fail(func, f"expected an xpgpu array or a Python scalar, got {type(value).__name__}")
+    result = SCALAR_RESULT.get((dtype, t))
+    if result is None:
+        fail(func, f"a Python {t.__name__} cannot be combined with an array of dtype "
+                   f"{dtype.name} (the standard leaves this undefined)")
+    if t is int and dtype in INT_BOUNDS:
+        lo, hi = INT_BOUNDS[dtype]
+        if not lo <= value <= hi:  # type: ignore[operator]
+            fail(func, f"Python int {value} is out of range for dtype {dtype.name} "
+                       f"[{lo}, {hi}]", OverflowError)
+    return result
+
+
+# ---- dtype and device arguments -------------------------------------------------------
+
+def dtype_arg(func: str, dtype: object) -> DType:
+    """A ``dtype=`` argument: an xpgpu dtype or a NumPy dtype instance of a standard dtype."""
+    result = as_dtype(dtype)
+    if result is None:
+        fail(func, f"dtype must be an xpgpu dtype (such as xpgpu.float32), not {dtype!r}")
+    return result
+
+
+def dtype_or_none(func: str, dtype: object) -> DType | None:
+    return None if dtype is None else dtype_arg(func, dtype)
+
+
+def device_arg(func: str, device: object) -> Device:
+    """A ``device=`` argument: a Device, or its name (``"cpu"``, ``"cuda:0"``)."""
+    if type(device) is Device:
+        return device  # type: ignore[return-value]
+    if isinstance(device, str):
+        found = _devices.lookup(device)
+        if found is not None:
+            return found
+        fail(func, f"no device {device!r} here; available: "
+                   f"{', '.join(map(str, _devices.all_devices()))}", ValueError)
+    fail(func, f"device must be an xpgpu Device (such as x.device), not {device!r}")
+
+
+def device_or_default(func: str, device: object) -> Device:
+    return _devices.default_device() if device is None else device_arg(func, device)
+
+
+def kind_arg(func: str, kind: object) -> frozenset[DType]:
+    """A dtype kind for ``isdtype`` and ``dtypes(kind=)``: a dtype, a kind name, or a tuple."""
+    if isinstance(kind, str):
+        found = KINDS.get(kind)
+        if found is None:
+            fail(func, f"unknown dtype kind {kind!r}; kinds are {', '.join(map(repr, KINDS))}",
+                 ValueError)
+        return found
+    if isinstance(kind, tuple):
+        result: frozenset[DType] = frozenset()
+        for k in kind:
+            if isinstance(k, tuple):
+                fail(func, "a kind tuple cannot nest tuples")
+            result |= kind_arg(func, k)
+        return result
+    dtype = as_dtype(kind)
+    if dtype is None:
+        fail(func, f"kind must be a dtype, a kind name or a tuple of them, not {kind!r}")
+    return frozenset({dtype})
+
+
+# ---- integers and axes ----------------------------------------------------------------
+
+def int_arg(func: str, value: object, name: str) -> int:
+    if type(value) is int:
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        fail(func, f"{name} must be an int, not {type(value).__name__}")
+    return value.__index__()  # type: ignore[attr-defined, no-any-return]
+
+
+def axis_arg(func: str, axis: object, ndim: int, name: str = "axis") -> int:
+    """A single axis in [-ndim, ndim), normalised to [0, ndim)."""
+    a = int_arg(func, axis, name)
+    if not -ndim <= a < ndim:
+        fail(func, f"{name} {a} is out of bounds for an array of {ndim} dimension(s)",
+             AxisError)
+    return a % ndim if ndim else 0
+
+
+def axes_arg(func: str, axis: object, ndim: int, name: str = "axis") -> tuple[int, ...]:
+    """None (all axes), an int or a tuple of distinct ints, normalised and sorted."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        axes = tuple(axis_arg(func, a, ndim, name) for a in axis)
+        if len(set(axes)) != len(axes):
+            fail(func, f"repeated axis in {name}={axis!r}", ValueError)
+        return tuple(sorted(axes))
+    return (axis_arg(func, axis, ndim, name),)
+
+
+def shape_arg(func: str, shape: object) -> tuple[int, ...]:
+    """A shape: an int or a tuple of non-negative ints."""
+    if isinstance(shape, (tuple, list)):
+        dims = tuple(int_arg(func, s, "shape") for s in shape)
+    else:
+        dims = (int_arg(func, shape, "shape"),)
+    for s in dims:
+        if s < 0:
+            fail(func, f"negative dimension {s} in shape {dims}", ValueError)
+    return dims
