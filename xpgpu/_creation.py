@@ -2,167 +2,481 @@
 
 https://data-apis.org/array-api/2025.12/API_specification/creation_functions.html
 
-Allocation happens on the target device's backend; Python data is converted on the
-host (by NumPy) and copied to the device once.
+Allocation happens on the target device, through its backend and inside its device
+context (``adapter.on``); Python data is converted on the host (by NumPy) and copied
+to the device once.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, NoReturn
 
 from . import _validate as v
-from ._array import Array, transfer, wrap, wrap_checked
+from ._array import Array, array_arg, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import FROM_NP, DType, bool_, complex128, float64, int64
-from ._scalars import INT_BOUNDS
+from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, float64, uint64
+from ._scalars import INT_BOUNDS, scalar_type
 
-# Python scalar type -> its rank and the default dtype of an array of such values.
+# Python scalar types in rank order (bool < int < float < complex), the kind of dtype
+# each rank maps to, and the default dtype of an array of such values.
+_RANK_KINDS = ("bool", "integral", "real floating", "complex floating")
 _PY_RANK = {bool: 0, int: 1, float: 2, complex: 3}
-_PY_DEFAULT = (bool_, int64, float64, complex128)
+_RANK_DEFAULT = tuple(DEFAULTS[k] for k in _RANK_KINDS)
+_PY_DEFAULT = {t: _RANK_DEFAULT[r] for t, r in _PY_RANK.items()}
+# dtype -> the highest rank of Python values it holds without a change of kind.
+_DTYPE_RANK = {d: r for r, k in enumerate(_RANK_KINDS) for d in KINDS[k]}
+_COMPLEX = KINDS["complex floating"]
+# Casts the standard says should not be permitted: complex to real-valued.
+_NOT_FROM_COMPLEX = KINDS["integral"] | KINDS["real floating"]
+_REAL_NUMERIC = CATEGORIES["real numeric"]
+_FLOATING = CATEGORIES["floating-point"]
+_NUMERIC = CATEGORIES["numeric"]
+_EXACT_FLOAT = 1 << 53  # integers below this are exact in float64
+_MAX_BYTES = 1 << 63  # no array holds this many bytes
 
 
-def _python_dtype(func: str, obj: Any) -> DType | None:
-    """The dtype of nested Python scalars (bool < int < float < complex), or None when
-    ``obj`` is not made only of Python scalars and sequences of them."""
-    rank = -1
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        r = _PY_RANK.get(type(item))
-        if r is not None:
-            rank = max(rank, r)
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        else:
-            return None
-    return _PY_DEFAULT[max(rank, 0)]
+def _on(device: Device) -> Any:
+    return device.backend.adapter.on(device.index)
 
 
-def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
+def _no_copy(func: str, why: str) -> NoReturn:
+    v.fail(func, f"copy=False, but {why} needs a copy", ValueError)
+
+
+def _complex_to_real(func: str, src: DType, dst: DType) -> NoReturn:
+    v.fail(func, f"casting {src.name} to {dst.name} would discard the imaginary part, which "
+                 "the standard does not permit; use real() or imag() first")
+
+
+# ---- asarray --------------------------------------------------------------------------
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
+            copy: bool | None = None) -> Array:
     """Convert ``obj`` to an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.asarray.html"""
     func = "asarray"
-    dtype = v.dtype_or_none(func, dtype)
+    dt = v.dtype_or_none(func, dtype)
     target = None if device is None else v.device_arg(func, device)
-    if copy not in (None, True, False):
+    if copy is not None and copy is not True and copy is not False:
         v.fail(func, f"copy must be True, False or None, not {copy!r}")
     if type(obj) is Array:
-        return _from_array(obj, dtype, target, copy)
-    if copy is False and type(obj) in _PY_RANK or isinstance(obj, (list, tuple)) and copy is False:
-        v.fail(func, "copy=False is impossible for Python scalars and sequences", ValueError)
-    if hasattr(obj, "__dlpack_device__") and not CPU.backend.adapter.is_host_array(obj):
-        return _from_foreign(obj, dtype, target, copy)
-    target = target or _default()
-    inferred = _python_dtype(func, obj)
-    if inferred is not None:
-        if dtype is None:
-            dtype = inferred
-            if dtype is int64:
-                _check_int64(func, obj)
+        return _from_array(func, obj, dt, target, copy)
+    if type(obj) in _PY_RANK or isinstance(obj, (list, tuple)):
+        scanned = _scan(func, obj)
+        if scanned is not None:
+            return _from_python(func, obj, scanned, dt, target or _default(func), copy)
+    elif hasattr(obj, "__dlpack_device__") and not CPU.backend.adapter.is_host_array(obj):
+        # Note: foreign arrays (CuPy, PyTorch, JAX ...) come in through DLPack, without
+        # a round trip to the host.
+        return _from_array(func, from_dlpack(obj, copy=False if copy is False else None),
+                           dt, target, copy)
+    return _from_host(func, obj, dt, target or _default(func), copy)
+
+
+def _default(func: str) -> Device:
+    return v.device_or_default(func, None)
+
+
+def _scan(func: str, obj: Any) -> tuple[int, int, int] | None:
+    """(rank, least int, greatest int) of nested Python scalars (rank -1 when empty), or
+    None when ``obj`` holds anything else (NumPy scalars, say: NumPy converts those)."""
+    rank, lo, hi = -1, 0, 0
+    stack = [obj]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        t = type(item)
+        r = _PY_RANK.get(t)
+        if r is not None:
+            if r > rank:
+                rank = r
+            if t is int:
+                if item < lo:
+                    lo = item
+                elif item > hi:
+                    hi = item
+        elif t is list or t is tuple or isinstance(item, (list, tuple)):
+            extend(item)
+        elif t is Array:
+            v.fail(func, "a sequence holding arrays is not converted; use stack() to join "
+                         "arrays along a new axis")
+        else:
+            return None
+    return rank, lo, hi
+
+
+def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DType | None,
+                 target: Device, copy: bool | None) -> Array:
+    """Python scalars and (nested) sequences of them."""
+    if copy is False:
+        _no_copy(func, "converting Python scalars or sequences")
+    rank, lo, hi = scanned
+    if dtype is None:
+        dtype = _RANK_DEFAULT[rank] if rank >= 0 else DEFAULTS["real floating"]
+    elif rank > _DTYPE_RANK[dtype]:
+        v.fail(func, f"Python {_RANK_KINDS[rank]} values cannot be stored as {dtype.name} "
+                     "without a change of kind; pass a matching dtype or use astype()")
+    bounds = INT_BOUNDS.get(dtype)
+    if bounds is not None and not bounds[0] <= lo <= hi <= bounds[1]:
+        bad = lo if lo < bounds[0] else hi
+        v.fail(func, f"Python int {bad} is out of range for dtype {dtype.name} "
+                     f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+    try:
         host = CPU.backend.adapter.asarray_host(obj, dtype.dtype)
-    else:
-        try:
-            host = CPU.backend.adapter.asarray_host(obj, None if dtype is None else dtype.dtype,
-                                                    copy if target is CPU else None)
-        except (TypeError, ValueError) as e:
-            v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}",
-                   ValueError if isinstance(e, ValueError) else TypeError)
-        if FROM_NP.get(host.dtype) is None:
-            v.fail(func, f"{type(obj).__name__} of dtype {host.dtype} has no standard dtype")
+    except OverflowError as e:  # an int too large for a floating dtype
+        v.fail(func, f"a value is out of range for dtype {dtype.name}: {e}", OverflowError)
+    except ValueError as e:  # ragged nesting
+        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
     if target is not CPU:
         host = transfer(host, CPU, target)
     return wrap_checked(func, host, target, dtype)
 
 
-def _default() -> Device:
-    return v.device_or_default("asarray", None)
+def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
+               copy: bool | None) -> Array:
+    """NumPy arrays and scalars, objects with the buffer protocol, other array-likes."""
+    adapter = CPU.backend.adapter
+    if not adapter.is_host_array(obj):
+        try:
+            obj = memoryview(obj)  # buffers: bytes, bytearray, array.array, mmap ...
+        except TypeError:
+            pass  # other array-likes (__array__, __array_interface__): NumPy decides
+    try:
+        host = adapter.asarray_host(obj, None, False if copy is False else None)
+    except ValueError as e:
+        if copy is False:
+            _no_copy(func, f"converting {type(obj).__name__}")
+        v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}", ValueError)
+    except TypeError as e:
+        v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}")
+    copied = False
+    src = FROM_NP.get(host.dtype)
+    if src is None and not host.dtype.isnative:  # byte-swapped data of a standard dtype
+        src = FROM_NP.get(host.dtype.newbyteorder("="))
+        if src is not None:
+            if copy is False:
+                _no_copy(func, "converting byte-swapped data to native byte order")
+            host, copied = host.astype(src.dtype), True
+    if src is None:
+        v.fail(func, f"{type(obj).__name__} of dtype {host.dtype} has no equivalent among the "
+                     "standard's 13 dtypes")
+    if dtype is not None and dtype is not src:
+        if copy is False:
+            _no_copy(func, f"casting {src.name} to {dtype.name}")
+        if src in _COMPLEX and dtype in _NOT_FROM_COMPLEX:
+            _complex_to_real(func, src, dtype)
+        host, copied, src = host.astype(dtype.dtype), True, dtype
+    if target is not CPU:
+        if copy is False:
+            _no_copy(func, f"moving host data to {target}")
+        return wrap(transfer(host, CPU, target), src, target)
+    if copy and not copied:
+        host = host.copy()
+    return wrap(host, src, target)
 
 
-def _check_int64(func: str, obj: Any) -> None:
-    lo, hi = INT_BOUNDS[int64]
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if type(item) is int and not lo <= item <= hi:
-            v.fail(func, f"Python int {item} is out of range for the default integer dtype "
-                         "int64", OverflowError)
-        if isinstance(item, (list, tuple)):
-            stack.extend(item)
-
-
-def _from_array(x: Array, dtype: DType | None, target: Device | None,
+def _from_array(func: str, x: Array, dtype: DType | None, target: Device | None,
                 copy: bool | None) -> Array:
     target = target or x._device
+    src = x._dtype
+    out = dtype or src
+    if copy is False and (out is not src or target is not x._device):
+        _no_copy(func, "the requested dtype or device")
+    if src in _COMPLEX and out in _NOT_FROM_COMPLEX:
+        _complex_to_real(func, src, out)
     data = x._data
-    needs_copy = (dtype is not None and dtype is not x._dtype) or target is not x._device
-    if copy is False and needs_copy:
-        v.fail("asarray", "copy=False, but the requested dtype or device needs a copy",
+    if target is not x._device:
+        data = transfer(data, x._device, target)
+    elif copy and out is src:
+        with _on(target):
+            data = data.copy()
+    if out is not src:
+        with _on(target):
+            data = data.astype(out.dtype)
+    return wrap(data, out, target)
+
+
+# ---- shapes and fills -----------------------------------------------------------------
+
+def _alloc(func: str, name: str, shape: Any, dtype: Any, device: Any,
+           fill: Any = None) -> Array:
+    """A new array of the backend's ``zeros``/``ones``/``empty`` (``full`` with ``fill``)."""
+    dims = v.shape_arg(func, shape)
+    dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
+    target = v.device_or_default(func, device)
+    backend = target.backend
+    with backend.adapter.on(target.index):
+        if fill is None:
+            data = getattr(backend, name)(dims, dtype=dt.dtype)
+        else:
+            data = backend.full(dims, fill, dtype=dt.dtype)
+    return wrap(data, dt, target)
+
+
+def _like(func: str, name: str, x: Any, dtype: Any, device: Any, fill: Any = None) -> Array:
+    x = array_arg(func, x)
+    dt = x._dtype if dtype is None else v.dtype_arg(func, dtype)
+    target = x._device if device is None else v.device_arg(func, device)
+    backend = target.backend
+    with backend.adapter.on(target.index):
+        if fill is None:
+            data = getattr(backend, name)(x._data.shape, dtype=dt.dtype)
+        else:
+            data = backend.full(x._data.shape, fill, dtype=dt.dtype)
+    return wrap(data, dt, target)
+
+
+def _fill(func: str, value: Any, dtype: DType | None) -> tuple[Any, DType]:
+    """The fill value as a scalar of the dtype, and the dtype: the default dtype of the
+    value's kind, or ``dtype`` where the value belongs to it (the scalar rules)."""
+    t = scalar_type(value)
+    if t is None:
+        v.fail(func, f"fill_value must be a Python bool, int, float or complex, "
+                     f"not {type(value).__name__}")
+    if dtype is None:
+        dtype = _PY_DEFAULT[t]
+    if v.scalar_result(func, dtype, value) is not dtype:
+        v.fail(func, f"a Python {t.__name__} fill_value cannot be stored as {dtype.name}")
+    # A scalar of the dtype itself: no backend has to judge a Python int beyond int64.
+    return dtype.dtype.type(value), dtype
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An uninitialised array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.empty.html"""
+    return _alloc("empty", "empty", shape, dtype, device)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array of zeros. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.zeros.html"""
+    return _alloc("zeros", "zeros", shape, dtype, device)
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array of ones. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.ones.html"""
+    return _alloc("ones", "ones", shape, dtype, device)
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array filled with ``fill_value``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full.html"""
+    value, dt = _fill("full", fill_value, v.dtype_or_none("full", dtype))
+    return _alloc("full", "full", shape, dt, device, value)
+
+
+def empty_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+    """An uninitialised array shaped as ``x``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.empty_like.html"""
+    return _like("empty_like", "empty", x, dtype, device)
+
+
+def zeros_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+    """Zeros shaped as ``x``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.zeros_like.html"""
+    return _like("zeros_like", "zeros", x, dtype, device)
+
+
+def ones_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+    """Ones shaped as ``x``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.ones_like.html"""
+    return _like("ones_like", "ones", x, dtype, device)
+
+
+def full_like(x: Array, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """``fill_value`` shaped as ``x``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full_like.html"""
+    func = "full_like"
+    x = array_arg(func, x)
+    value, dt = _fill(func, fill_value, x._dtype if dtype is None else v.dtype_arg(func, dtype))
+    return _like(func, "full", x, dt, device, value)
+
+
+# ---- ranges ---------------------------------------------------------------------------
+
+def _real_arg(func: str, value: Any, name: str) -> int | float:
+    t = scalar_type(value)
+    if t is not int and t is not float:
+        v.fail(func, f"{name} must be a Python int or float, not {type(value).__name__}")
+    return t(value)  # type: ignore[no-any-return]
+
+
+def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
+           dtype: Any = None, device: Any = None) -> Array:
+    """Evenly spaced values in ``[start, stop)``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html"""
+    func = "arange"
+    start = _real_arg(func, start, "start")
+    stop = None if stop is None else _real_arg(func, stop, "stop")
+    step = _real_arg(func, step, "step")
+    if stop is None:
+        start, stop = 0, start
+    all_int = type(start) is int and type(stop) is int and type(step) is int
+    if dtype is None:
+        dt = DEFAULTS["integral" if all_int else "real floating"]
+    else:
+        dt = v.dtype_arg(func, dtype)
+        if dt not in _REAL_NUMERIC:
+            v.bad_dtype(func, dt, _REAL_NUMERIC, "dtype")
+        if not all_int and dt not in _FLOATING:
+            v.fail(func, f"Python float arguments cannot give dtype {dt.name}; pass ints")
+    if step == 0:
+        v.fail(func, "step must not be zero", ValueError)
+    if not all(map(math.isfinite, (start, stop, step))):
+        v.fail(func, f"start, stop and step must be finite, got {start}, {stop}, {step}",
                ValueError)
-    data = transfer(data, x._device, target)
-    if dtype is not None and dtype is not x._dtype:
-        data = data.astype(dtype.dtype)
-    elif copy and target is x._device:
-        data = data.copy()
-    return wrap(data, dtype or x._dtype, target)
+    target = v.device_or_default(func, device)
+    backend = target.backend
+    bounds = INT_BOUNDS.get(dt)
+    if bounds is None:
+        with backend.adapter.on(target.index):
+            data = backend.arange(start, stop, step, dtype=dt.dtype)
+        return wrap_checked(func, data, target, dt)
+    n = max(0, -((start - stop) // step))  # len(range(start, stop, step)), unbounded
+    lo, hi = bounds
+    if n and not (lo <= start <= hi and lo <= start + (n - 1) * step <= hi):
+        v.fail(func, f"the values from {start} to {start + (n - 1) * step} do not fit dtype "
+                     f"{dt.name} [{lo}, {hi}]", OverflowError)
+    if n * dt.dtype.itemsize >= _MAX_BYTES:
+        v.fail(func, f"{n} elements of {dt.name} are more than an array can hold", ValueError)
+    with backend.adapter.on(target.index):
+        if lo <= stop <= hi and lo <= step <= hi and abs(stop - start) < _EXACT_FLOAT:
+            data = backend.arange(start, stop, step, dtype=dt.dtype)
+        else:
+            # Note: the backends size the result as ceil((stop - start) / step) in float64,
+            # inexact beyond 2**53; build start + i * step modulo 2**64 instead, exact
+            # since every element fits the dtype.
+            # (Typed uint64 scalars: Python ints beyond int64 are not weak on every backend.)
+            wide = uint64.dtype.type
+            data = backend.arange(n, dtype=uint64.dtype)
+            data *= wide(step % (1 << 64))
+            data += wide(start % (1 << 64))
+            data = data.astype(dt.dtype)
+    return wrap_checked(func, data, target, dt)
 
 
-def _from_foreign(obj: Any, dtype: DType | None, target: Device | None,
-                  copy: bool | None) -> Array:
-    """A foreign array (CuPy, PyTorch, ...) through DLPack, then the dtype and device."""
-    return _from_array(from_dlpack(obj, copy=copy), dtype, target, None)
+def _line(backend: Any, a: float, b: float, num: int, endpoint: bool) -> Any:
+    """``num`` evenly spaced float64 values from ``a``; the last is ``b`` exactly when
+    ``endpoint``."""
+    y = backend.arange(num, dtype=float64.dtype)
+    div = num - 1 if endpoint else num
+    if div > 0:
+        delta = b - a
+        step = delta / div
+        if not math.isfinite(delta):  # b - a overflows: interpolate a(1 - t) + bt
+            y /= div
+            t = y * b
+            y *= -a
+            y += a
+            y += t
+            if endpoint:
+                y[-1] = b
+            return y
+        if step == 0 and delta != 0:  # a subnormal step: scale instead
+            y /= div
+            y *= delta
+        else:
+            y *= step
+    y += a
+    if endpoint and num > 1:
+        y[-1] = b
+    return y
 
 
-def arange(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("arange: not implemented yet")
+def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
+             dtype: Any = None, device: Any = None, endpoint: bool = True) -> Array:
+    """Evenly spaced numbers over an interval. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html"""
+    func = "linspace"
+    kinds = (scalar_type(start), scalar_type(stop))
+    for t, name, value in zip(kinds, ("start", "stop"), (start, stop), strict=True):
+        if t not in (int, float, complex):
+            v.fail(func, f"{name} must be a Python int, float or complex, "
+                         f"not {type(value).__name__}")
+    n = v.int_arg(func, num, "num")
+    if n < 0:
+        v.fail(func, f"num must be non-negative, got {n}", ValueError)
+    if endpoint is not True and endpoint is not False:
+        v.fail(func, f"endpoint must be True or False, not {endpoint!r}")
+    is_complex = complex in kinds
+    if dtype is None:
+        dt = DEFAULTS["complex floating" if is_complex else "real floating"]
+    else:
+        dt = v.dtype_arg(func, dtype)
+        if dt not in _FLOATING:
+            v.bad_dtype(func, dt, _FLOATING, "dtype")
+        if is_complex and dt not in _COMPLEX:
+            v.fail(func, f"complex start or stop cannot give the real dtype {dt.name}")
+    try:
+        a, b = complex(start), complex(stop)
+    except OverflowError:
+        v.fail(func, f"start {start} or stop {stop} is beyond the float range", OverflowError)
+    target = v.device_or_default(func, device)
+    backend = target.backend
+    with backend.adapter.on(target.index):
+        if dt in _COMPLEX:
+            # Note: real and imaginary parts are spaced separately, as the standard
+            # defines it; CuPy's scalar linspace takes no complex endpoints.
+            data = backend.empty(n, dtype=dt.dtype)
+            data.real[...] = _line(backend, a.real, b.real, n, endpoint)
+            data.imag[...] = _line(backend, a.imag, b.imag, n, endpoint)
+        else:
+            data = _line(backend, a.real, b.real, n, endpoint).astype(dt.dtype, copy=False)
+    return wrap_checked(func, data, target, dt)
 
 
-def empty(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("empty: not implemented yet")
+# ---- matrices -------------------------------------------------------------------------
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
+        device: Any = None) -> Array:
+    """Ones on the ``k``-th diagonal. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.eye.html"""
+    func = "eye"
+    rows = v.int_arg(func, n_rows, "n_rows")
+    cols = rows if n_cols is None else v.int_arg(func, n_cols, "n_cols")
+    if rows < 0 or cols < 0:
+        v.fail(func, f"n_rows and n_cols must be non-negative, got {rows}, {cols}", ValueError)
+    # Beyond these bounds the diagonal is empty: clamp, so the backend sees small ints.
+    diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
+    dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
+    target = v.device_or_default(func, device)
+    backend = target.backend
+    with backend.adapter.on(target.index):
+        data = backend.eye(rows, cols, k=diag, dtype=dt.dtype)
+    return wrap(data, dt, target)
 
 
-def empty_like(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("empty_like: not implemented yet")
+def _triangle(func: str, x: Any, k: Any) -> Array:
+    x = array_arg(func, x)
+    if x._data.ndim < 2:
+        v.fail(func, f"x must have at least 2 dimensions, got {x._data.ndim}", ValueError)
+    rows, cols = x._data.shape[-2:]
+    diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
+    backend = x._device.backend
+    with backend.adapter.on(x._device.index):
+        data = getattr(backend, func)(x._data, k=diag)
+    return wrap_checked(func, data, x._device, x._dtype)
 
 
-def eye(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("eye: not implemented yet")
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle(s) of ``x``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.tril.html"""
+    return _triangle("tril", x, k)
 
 
-def full(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("full: not implemented yet")
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle(s) of ``x``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.triu.html"""
+    return _triangle("triu", x, k)
 
 
-def full_like(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("full_like: not implemented yet")
-
-
-def linspace(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("linspace: not implemented yet")
-
-
-def meshgrid(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("meshgrid: not implemented yet")
-
-
-def ones(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("ones: not implemented yet")
-
-
-def ones_like(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("ones_like: not implemented yet")
-
-
-def tril(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tril: not implemented yet")
-
-
-def triu(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("triu: not implemented yet")
-
-
-def zeros(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("zeros: not implemented yet")
-
-
-def zeros_like(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("zeros_like: not implemented yet")
+def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
+    """Coordinate matrices from coordinate vectors. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.meshgrid.html"""
+    func = "meshgrid"
+    if not isinstance(indexing, str) or indexing not in ("xy", "ij"):
+        v.fail(func, f"indexing must be 'xy' or 'ij', not {indexing!r}", ValueError)
+    xs = [array_arg(func, a, f"arrays[{i}]", _NUMERIC) for i, a in enumerate(arrays)]
+    if not xs:
+        return ()
+    device = v.common_device(func, [x._device for x in xs])
+    dtype = xs[0]._dtype
+    for i, x in enumerate(xs):
+        if x._dtype is not dtype:
+            v.fail(func, f"all arrays must have one dtype, got {dtype.name} and "
+                         f"{x._dtype.name} (arrays[{i}])")
+        if x._data.ndim != 1:
+            v.fail(func, f"arrays must be 1-D, arrays[{i}] has {x._data.ndim} dimensions",
+                   ValueError)
+    backend = device.backend
+    with backend.adapter.on(device.index):
+        grids = backend.meshgrid(*[x._data for x in xs], indexing=indexing)
+    return tuple(wrap(g, dtype, device) for g in grids)

@@ -116,6 +116,13 @@ PROMOTE: tuple[tuple[DType | None, ...], ...] = tuple(
     tuple(PROMOTION.get((a, b)) for b in ALL) for a in ALL
 )
 
+# The default dtypes, by the kind names of __array_namespace_info__().default_dtypes()
+# (plus "bool"); the same on every device, since both backends support all 13 dtypes.
+DEFAULTS: dict[str, DType] = {
+    "bool": bool_, "integral": int64, "real floating": float64,
+    "complex floating": complex128, "indexing": int64,
+}
+
 REAL_OF = {complex64: float32, complex128: float64}
 COMPLEX_OF = {float32: complex64, float64: complex128}
 
