@@ -1,64 +1,195 @@
 """The Fourier transform extension.
 
 https://data-apis.org/array-api/2025.12/extensions/fourier_transform_functions.html
+
+Transforms call the backend's ``fft`` (``numpy.fft``, or CuPy's through the adapter,
+i.e. cuFFT). Precision is kept: complex64 in, complex64 out; float32 in, complex64 out;
+the result dtype is checked on every call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from . import _validate as v
+from ._array import Array, array_arg, wrap_checked
+from ._dtypes import CATEGORIES, COMPLEX_OF, REAL_OF, DType, float64
 
-def fft(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("fft: not implemented yet")
+__all__ = [
+    "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
+    "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+]
 
+_SPEC = "https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.{}.html"
+_NORMS = ("backward", "ortho", "forward")
 
-def ifft(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("ifft: not implemented yet")
+# Input categories and result dtypes, by the transform's direction.
+_KINDS: dict[str, tuple[frozenset[DType], Callable[[DType], DType]]] = {
+    "c2c": (CATEGORIES["complex floating-point"], lambda d: d),
+    "r2c": (CATEGORIES["real floating-point"], lambda d: COMPLEX_OF[d]),
+    "c2r": (CATEGORIES["complex floating-point"], lambda d: REAL_OF[d]),
+}
 
-
-def fftn(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("fftn: not implemented yet")
-
-
-def ifftn(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("ifftn: not implemented yet")
-
-
-def rfft(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("rfft: not implemented yet")
-
-
-def irfft(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("irfft: not implemented yet")
-
-
-def rfftn(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("rfftn: not implemented yet")
+# name -> direction. c2r transforms take the output length: by default 2*(m-1).
+_ONE_D = {"fft": "c2c", "ifft": "c2c", "rfft": "r2c", "irfft": "c2r", "hfft": "c2r",
+          "ihfft": "r2c"}
+_N_D = {"fftn": "c2c", "ifftn": "c2c", "rfftn": "r2c", "irfftn": "c2r"}
 
 
-def irfftn(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("irfftn: not implemented yet")
+# ---- helpers --------------------------------------------------------------------------
+
+def _norm_arg(func: str, norm: object) -> str:
+    if not isinstance(norm, str) or norm not in _NORMS:
+        v.fail(func, f"norm must be 'backward', 'ortho' or 'forward', not {norm!r}",
+               ValueError)
+    return norm
 
 
-def hfft(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("hfft: not implemented yet")
+def _length(func: str, value: object, name: str) -> int:
+    n = v.int_arg(func, value, name)
+    if n < 1:
+        v.fail(func, f"{name} must be a positive number of points, got {n}", ValueError)
+    return n
 
 
-def ihfft(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("ihfft: not implemented yet")
+def _default_length(func: str, kind: str, m: int, axis: int) -> int:
+    n = 2 * (m - 1) if kind == "c2r" else m
+    if n < 1:
+        v.fail(func, f"the default length along axis {axis} is {n} (input size {m}); "
+                     "pass n or s explicitly", ValueError)
+    return n
 
 
-def fftfreq(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("fftfreq: not implemented yet")
+def _make_1d(name: str) -> Callable[..., Array]:
+    kind = _ONE_D[name]
+    allowed, result = _KINDS[kind]
+
+    def transform(x: Array, /, *, n: int | None = None, axis: int = -1,
+                  norm: str = "backward") -> Array:
+        x = array_arg(name, x, "x", allowed)
+        ax = v.axis_arg(name, axis, x.ndim)
+        size = _default_length(name, kind, x.shape[ax], ax) if n is None \
+            else _length(name, n, "n")
+        norm = _norm_arg(name, norm)
+        backend = x._device.backend
+        data = getattr(backend.fft, name)(x._data, n=size, axis=ax, norm=norm)
+        return wrap_checked(name, data, x._device, result(x._dtype))
+
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"One-dimensional {name}. See {_SPEC.format(name)}"
+    return transform
 
 
-def rfftfreq(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("rfftfreq: not implemented yet")
+def _make_nd(name: str) -> Callable[..., Array]:
+    kind = _N_D[name]
+    allowed, result = _KINDS[kind]
+
+    def transform(x: Array, /, *, s: Any = None, axes: Any = None,
+                  norm: str = "backward") -> Array:
+        x = array_arg(name, x, "x", allowed)
+        shape = x.shape
+        if axes is None:
+            if s is not None:
+                v.fail(name, "s needs axes: pass the axes s applies to", ValueError)
+            ax = tuple(range(x.ndim))
+        else:
+            ax = _axes_list(name, axes, x.ndim)
+        if not ax and kind != "c2c":
+            v.fail(name, "needs at least one axis", ValueError)
+        if s is None:
+            s = (-1,) * len(ax)
+        elif not isinstance(s, (tuple, list)) or len(s) != len(ax):
+            v.fail(name, f"s must be a sequence of {len(ax)} ints, one per axis in axes, "
+                         f"not {s!r}", ValueError)
+        last = len(ax) - 1
+        # Note: -1 in s means the whole axis (for c2r's last axis: 2*(m-1) points).
+        sizes = tuple(_default_length(name, kind if i == last else "c2c", shape[a], a)
+                      if v.int_arg(name, si, "s") == -1 else _length(name, si, "s")
+                      for i, (si, a) in enumerate(zip(s, ax, strict=False)))
+        norm = _norm_arg(name, norm)
+        if not ax:
+            return wrap_checked(name, x._data.copy(), x._device, x._dtype)
+        backend = x._device.backend
+        data = getattr(backend.fft, name)(x._data, s=sizes, axes=ax, norm=norm)
+        return wrap_checked(name, data, x._device, result(x._dtype))
+
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"N-dimensional {name}. See {_SPEC.format(name)}"
+    return transform
 
 
-def fftshift(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("fftshift: not implemented yet")
+def _axes_list(func: str, axes: object, ndim: int) -> tuple[int, ...]:
+    """A sequence of distinct axes, normalised, in the given order."""
+    if not isinstance(axes, (tuple, list)):
+        v.fail(func, f"axes must be a sequence of ints, not {axes!r}")
+    out = tuple(v.axis_arg(func, a, ndim, "axes") for a in axes)
+    if len(set(out)) != len(out):
+        v.fail(func, f"repeated axis in axes={axes!r}", ValueError)
+    return out
 
 
-def ifftshift(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("ifftshift: not implemented yet")
+# ---- transforms -----------------------------------------------------------------------
+
+fft = _make_1d("fft")
+ifft = _make_1d("ifft")
+rfft = _make_1d("rfft")
+irfft = _make_1d("irfft")
+hfft = _make_1d("hfft")
+ihfft = _make_1d("ihfft")
+fftn = _make_nd("fftn")
+ifftn = _make_nd("ifftn")
+rfftn = _make_nd("rfftn")
+irfftn = _make_nd("irfftn")
+
+
+# ---- frequencies and shifts -----------------------------------------------------------
+
+def _freq(name: str, n: object, d: object, dtype: object, device: object) -> Array:
+    size = _length(name, n, "n")
+    if isinstance(d, bool) or not isinstance(d, (int, float)):
+        v.fail(name, f"d must be a Python float, not {type(d).__name__}")
+    if not d:
+        v.fail(name, "d must be non-zero", ValueError)
+    out = float64 if dtype is None else v.dtype_arg(name, dtype)
+    if out not in CATEGORIES["real floating-point"]:
+        v.bad_dtype(name, out, CATEGORIES["real floating-point"], "dtype")
+    target = v.device_or_default(name, device)
+    backend = target.backend
+    with backend.adapter.on(target.index):
+        data = getattr(backend.fft, name)(size, float(d))
+        # Note: the backends compute in float64; rounding once gives exact float32 values.
+        data = data.astype(out.dtype, copy=False)
+    return wrap_checked(name, data, target, out)
+
+
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+    """Sample frequencies of fft. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.fftfreq.html"""
+    return _freq("fftfreq", n, d, dtype, device)
+
+
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+    """Sample frequencies of rfft. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.rfftfreq.html"""
+    return _freq("rfftfreq", n, d, dtype, device)
+
+
+def _shift(name: str, x: Array, axes: object) -> Array:
+    x = array_arg(name, x, "x", CATEGORIES["floating-point"])
+    if axes is None:
+        ax: tuple[int, ...] = tuple(range(x.ndim))
+    elif isinstance(axes, (tuple, list)):
+        ax = _axes_list(name, axes, x.ndim)
+    else:
+        ax = (v.axis_arg(name, axes, x.ndim, "axes"),)
+    data = getattr(x._device.backend.fft, name)(x._data, axes=ax)
+    return wrap_checked(name, data, x._device, x._dtype)
+
+
+def fftshift(x: Array, /, *, axes: int | tuple[int, ...] | None = None) -> Array:
+    """Shift the zero frequency to the centre. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.fftshift.html"""
+    return _shift("fftshift", x, axes)
+
+
+def ifftshift(x: Array, /, *, axes: int | tuple[int, ...] | None = None) -> Array:
+    """Inverse of fftshift. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ifftshift.html"""
+    return _shift("ifftshift", x, axes)

@@ -1,0 +1,75 @@
+"""CuPy's ``linalg`` and ``fft`` for xpgpu: ``backend.linalg`` and ``backend.fft`` on CUDA.
+
+Each routine runs with its input's CUDA device current (cuSOLVER, cuBLAS and cuFFT
+handles belong to the current device), and the routines CuPy lacks raise
+``NotImplementedError`` naming what is missing, instead of going through the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import cupy
+import cupy.fft
+import cupy.linalg
+
+
+def _on_input_device(func: Callable[..., Any]) -> Callable[..., Any]:
+    def call(x: Any, *args: Any, **kwargs: Any) -> Any:
+        with x.device:  # a no-op switch when x's device is already current
+            return func(x, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = getattr(func, "__name__", "call")
+    return call
+
+
+class _Namespace:
+    """A CuPy module's functions, each called on the device of its first argument."""
+
+    def __init__(self, module: ModuleType, fixes: dict[str, Callable[..., Any]]):
+        self._module = module
+        self.__dict__.update(fixes)
+
+    def __getattr__(self, name: str) -> Any:
+        obj = getattr(self._module, name)
+        if callable(obj) and not isinstance(obj, type):
+            obj = _on_input_device(obj)
+        setattr(self, name, obj)
+        return obj
+
+
+# Note: general (non-Hermitian) eigenproblems need cuSOLVER's Xgeev (CUDA >= 12.6),
+# which CuPy wraps as cupy.linalg.eig/eigvals from CuPy 14 on; older CuPy or CUDA has
+# none, and a host round trip is not a fix. Xgeev itself keeps a small workspace in
+# pinned host memory (its hybrid algorithm), and CuPy loops over a stack of matrices.
+# https://github.com/cupy/cupy/pull/8980
+def _geev(name: str) -> Callable[..., Any]:
+    func = getattr(cupy.linalg, name, None)
+
+    def call(x: Any) -> Any:
+        if func is None:
+            raise NotImplementedError(
+                f"{name}: CuPy {cupy.__version__} has no cupy.linalg.{name} (general "
+                "eigenproblems need CuPy >= 14 with cuSOLVER Xgeev, CUDA >= 12.6)")
+        with x.device:
+            try:
+                return func(x)
+            except RuntimeError as e:
+                if "geev" not in str(e):
+                    raise
+                raise NotImplementedError(
+                    f"{name}: cuSOLVER Xgeev is not available with this CUDA "
+                    f"({e}); general eigenproblems need CUDA >= 12.6") from None
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+LINALG = _Namespace(cupy.linalg, {"eig": _geev("eig"), "eigvals": _geev("eigvals")})
+# fftfreq and rfftfreq take no array: their callers make the target device current.
+FFT = _Namespace(cupy.fft, {"fftfreq": cupy.fft.fftfreq, "rfftfreq": cupy.fft.rfftfreq})
+
+# Registered into the CuPy adapter's FIXES: ``backend.linalg`` and ``backend.fft``.
+FIXES: dict[str, Any] = {"linalg": LINALG, "fft": FFT}
