@@ -16,7 +16,7 @@ from . import _validate as v
 from ._array import Array, array_arg, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, float64, uint64
+from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, PROMOTION, DType, float64, uint64
 from ._scalars import INT_BOUNDS, scalar_type
 
 # Python scalar types in rank order (bool < int < float < complex), the kind of dtype
@@ -64,6 +64,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
         return _from_array(func, obj, dt, target, copy)
     if type(obj) in _PY_RANK or isinstance(obj, (list, tuple)):
         scanned = _scan(func, obj)
+        if scanned is _HOLDS_ARRAYS:
+            return _from_nested_arrays(func, obj, dt, target, copy)
         if scanned is not None:
             return _from_python(func, obj, scanned, dt, target or _default(func), copy)
     elif hasattr(obj, "__dlpack_device__") and not CPU.backend.adapter.is_host_array(obj):
@@ -99,11 +101,50 @@ def _scan(func: str, obj: Any) -> tuple[int, int, int] | None:
         elif t is list or t is tuple or isinstance(item, (list, tuple)):
             extend(item)
         elif t is Array:
-            v.fail(func, "a sequence holding arrays is not converted; use stack() to join "
-                         "arrays along a new axis")
+            return _HOLDS_ARRAYS
         else:
             return None
     return rank, lo, hi
+
+
+_HOLDS_ARRAYS = (-2, 0, 0)  # _scan's answer for sequences holding xpgpu arrays
+
+
+def _from_nested_arrays(func: str, obj: Any, dtype: DType | None, target: Device | None,
+                        copy: bool | None) -> Array:
+    """Sequences holding xpgpu arrays (``[[a[0, 0], a[0, 1]], ...]``): the arrays' dtypes
+    promote with each other and with Python scalars as in result_type()."""
+    if copy is False:
+        _no_copy(func, "converting a sequence")
+    arrays: list[Array] = []
+    scalars: list[Any] = []
+
+    def to_host(item: Any) -> Any:
+        if type(item) is Array:
+            arrays.append(item)
+            return transfer(item._data, item._device, CPU)
+        if isinstance(item, (list, tuple)):
+            return [to_host(i) for i in item]
+        scalars.append(item)
+        return item
+
+    nested = to_host(obj)
+    source = v.common_device(func, [a._device for a in arrays])
+    if dtype is None:
+        dtype = arrays[0]._dtype
+        for a in arrays[1:]:
+            promoted = PROMOTION.get((dtype, a._dtype))
+            if promoted is None:
+                v.no_promotion(func, dtype, a._dtype)
+            dtype = promoted
+        for value in scalars:
+            dtype = v.scalar_result(func, dtype, value)
+    try:
+        host = CPU.backend.adapter.asarray_host(nested, dtype.dtype)
+    except (TypeError, ValueError) as e:
+        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    target = target or source
+    return wrap_checked(func, transfer(host, CPU, target), target, dtype)
 
 
 def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DType | None,
