@@ -203,7 +203,7 @@ from ._extensions._fuse import (
 from ._version import (
     set_array_api_version,
 )
-from . import _indexing, _operators  # noqa: E402,F401  (install indexing and operators on Array)
+from . import _dlpack, _indexing, _operators  # noqa: F401  (install on Array)
 from . import fft, linalg
 
 __all__ = [
@@ -369,3 +369,10 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# The revision: XPGPU_API_VERSION, read once, may select an older one (last: it edits
+# the names bound above and __all__).
+from ._version import from_environment as _from_environment
+
+_from_environment()
+del _from_environment

@@ -9,14 +9,15 @@ Operators are installed by ``_operators``, indexing by ``_indexing`` and DLPack 
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from . import _validate as v
+from . import _version
 from ._devices import CPU, Device
 from ._dtypes import FROM_NP, KINDS, PROMOTION, DType
 
 _object_new = object.__new__
-API_VERSIONS = ("2023.12", "2024.12", "2025.12")
 
 
 class Array:
@@ -26,7 +27,7 @@ class Array:
     the constructor is not public.
     """
 
-    __slots__ = ("_data", "_dtype", "_device", "__weakref__")
+    __slots__ = ("__weakref__", "_data", "_device", "_dtype")
     __hash__ = None  # type: ignore[assignment]
 
     _data: Any
@@ -76,20 +77,23 @@ class Array:
         return wrap(self._data.swapaxes(-1, -2), self._dtype, self._device)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
-        if api_version is not None and api_version not in API_VERSIONS:
-            v.fail("__array_namespace__", f"unsupported api_version {api_version!r}; "
-                                          f"supported: {', '.join(API_VERSIONS)}", ValueError)
+        """The xpgpu namespace; ``api_version`` must be the selected revision or an older
+        supported one (the namespace keeps their code working). See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__array_namespace__.html"""
+        if api_version is not None:
+            _version.check_requested("__array_namespace__", api_version)
         return sys.modules["xpgpu"]
 
     # -- conversions to Python scalars --------------------------------------------------
 
     def _scalar(self, func: str, kinds: frozenset[DType]) -> Any:
-        if self._data.ndim != 0 and self._data.size != 1:
-            v.fail(func, f"only arrays of one element convert to Python scalars, "
-                         f"got shape {self._data.shape}", ValueError)
+        # Note: the standard converts zero-dimensional arrays only; NumPy also takes
+        # arrays of one element (deprecated there since NumPy 1.25).
+        if self._data.ndim != 0:
+            v.fail(func, f"only zero-dimensional arrays convert to Python scalars, got "
+                         f"shape {self._data.shape}")
         if self._dtype not in kinds:
             v.fail(func, f"not defined for dtype {self._dtype.name}")
-        return self._data.item()
+        return self._data.item()  # on CUDA: one synchronising copy of one element
 
     def __bool__(self) -> bool:
         return bool(self._scalar("__bool__", _ALL_KINDS))
@@ -113,19 +117,27 @@ class Array:
                                 f"not dtype {self._dtype.name}")
         return int(self._scalar("__index__", _INDEX_KINDS))
 
+    # Note: not in the standard, which leaves iteration unspecified; Python would iterate
+    # through __getitem__ with ints, which refuses them beyond 1-D, so only 1-D iterates.
     def __iter__(self) -> Iterator[Array]:
         if self._data.ndim != 1:
-            v.fail("__iter__", f"only 1-D arrays can be iterated, got {self._data.ndim}-D")
+            v.fail("__iter__", f"only 1-D arrays can be iterated, got {self._data.ndim}-D; "
+                               "use unstack()")
         data, dtype, device = self._data, self._dtype, self._device
         return (wrap(data[i], dtype, device) for i in range(data.shape[0]))
 
     # -- devices ------------------------------------------------------------------------
 
     def to_device(self, device: Device, /, *, stream: Any = None) -> Array:
+        """The array on ``device``: ``self`` when it is already there, else a copy. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.to_device.html"""
         target = v.device_arg("to_device", device)
-        if stream is not None and not isinstance(stream, int) and target.kind == "cpu":
-            v.fail("to_device", f"stream is not supported for the cpu device, got {stream!r}",
+        if stream is not None and self._device is CPU and target is CPU:
+            v.fail("to_device", f"stream must be None between cpu arrays, got {stream!r}",
                    ValueError)
+        if target is self._device:
+            return self
+        # Note: copies run on the current stream of the CUDA device; a stream argument
+        # is accepted (the standard allows ignoring it) and the copy synchronises.
         return wrap(transfer(self._data, self._device, target), self._dtype, target)
 
     # Note: __array__ is not in the standard. NumPy calls it in numpy.asarray(x), which
@@ -140,15 +152,18 @@ class Array:
     # -- representation and pickling ----------------------------------------------------
 
     def __repr__(self) -> str:
-        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(self._data)
+        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(
+            self._data)
         body = CPU.backend.array2string(data, separator=", ", prefix="xpgpu.Array(")
-        suffix = "" if self._device is CPU else f", device={self._device}"
-        return f"xpgpu.Array({body}, dtype={self._dtype.name}{suffix})"
+        shape = f", shape={data.shape}" if data.size == 0 and data.ndim > 1 else ""
+        suffix = "" if self._device is CPU else f", device='{self._device}'"
+        return f"xpgpu.Array({body}{shape}, dtype={self._dtype.name}{suffix})"
 
     __str__ = __repr__
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(self._data)
+        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(
+            self._data)
         return _unpickle, (data, self._dtype.name, str(self._device))
 
 
@@ -182,13 +197,15 @@ def wrap_checked(func: str, data: Any, device: Device, expected: DType | None = 
 
 
 def transfer(data: Any, source: Device, target: Device) -> Any:
-    """Backend data of ``source`` as backend data of ``target`` (a copy across devices)."""
+    """Backend data of ``source`` as backend data of ``target`` (a copy across devices;
+    between two CUDA devices a peer copy that does not pass through the host)."""
     if source is target:
         return data
     if target is CPU:
         return source.backend.adapter.to_host(data)
-    host = data if source is CPU else source.backend.adapter.to_host(data)
-    return target.backend.adapter.from_host(host, target.index)
+    if source is CPU:
+        return target.backend.adapter.from_host(data, target.index)
+    return target.backend.adapter.to_other_device(data, target.index)
 
 
 def _unpickle(data: Any, dtype_name: str, device_name: str) -> Array:

@@ -3,9 +3,10 @@
 https://data-apis.org/array-api/2025.12/API_specification/indexing.html
 
 The standard requires integers, slices, an ellipsis, ``None``, a boolean array as the
-sole index, and tuples of integers and integer arrays (one per axis). Everything else
-(flat indexing with fewer indices than dimensions, lists, floats, booleans, masks
-inside tuples, integer arrays mixed with slices) raises ``IndexError``.
+sole index, and tuples of integers and integer arrays (one per axis; from revision
+2024.12). Everything else (flat indexing with fewer indices than dimensions, lists,
+floats, booleans, masks inside tuples, integer arrays mixed with slices) raises
+``IndexError``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from . import _validate as v
+from . import _version
 from ._array import Array, wrap, wrap_checked
 from ._dtypes import KINDS, PROMOTION, bool_
 
 _INTEGRAL = KINDS["integral"]
+# Integer array indices came in revision 2024.12; read only where one occurs.
+_int_arrays = True
+
+
+def _switch(revision: str) -> None:
+    global _int_arrays
+    _int_arrays = revision >= "2024.12"
 
 
 def _index_error(op: str, message: str) -> None:
@@ -28,6 +37,13 @@ def _int_index(op: str, i: Any) -> int:
         _index_error(op, f"index {i!r} of type {type(i).__name__} is not one the standard "
                          "specifies (integers, slices, ..., None, boolean or integer arrays)")
     return i.__index__()  # type: ignore[no-any-return]
+
+
+class EmptyMask(tuple):  # type: ignore[type-arg]
+    """The key of a boolean mask selecting nothing through a zero-size dimension: a tuple
+    of empty slices over the mask's dimensions, which become one of size 0."""
+
+    __slots__ = ()
 
 
 def backend_key(x: Array, key: Any, op: str) -> Any:
@@ -65,8 +81,13 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
                 if len(keys) != 1:
                     _index_error(op, "a boolean array index must be the sole index")
                 if i.shape != x.shape[: i.ndim]:
-                    _index_error(op, f"boolean index of shape {i.shape} does not match the "
-                                     f"indexed array's shape {x.shape}")
+                    if i.ndim > ndim or any(m not in (s, 0)
+                                            for m, s in zip(i.shape, x.shape, strict=False)):
+                        _index_error(op, f"boolean index of shape {i.shape} does not match "
+                                         f"the indexed array's shape {x.shape}")
+                    # Note: the standard lets a mask dimension be 0 where x's is not (it
+                    # selects nothing); NumPy and CuPy refuse it, so slice out nothing.
+                    return EmptyMask((slice(0, 0),) * i.ndim)
                 return i._data
             if i._dtype not in _INTEGRAL:
                 _index_error(op, f"array indices must have an integer or boolean dtype, "
@@ -76,6 +97,9 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
             else:
                 if op == "__setitem__":
                     _index_error(op, "integer array indices are not supported in assignments")
+                if not _int_arrays:
+                    _index_error(op, "integer array indices came in revision 2024.12 of the "
+                                     f"standard, and {_version.current()} is selected")
                 out.append(i._data)
                 index_arrays += 1
             axes += 1
@@ -99,7 +123,7 @@ def __getitem__(self: Array, key: Any, /) -> Array:
     data = self._data
     # Fast path: one int or slice indexing a 1-D array.
     t = type(key)
-    if data.ndim == 1 and (t is slice and key.step != 0 or t is int):
+    if data.ndim == 1 and ((t is slice and key.step != 0) or t is int):
         try:
             result = data[key]
         except TypeError as e:  # non-integer slice bounds
@@ -108,7 +132,10 @@ def __getitem__(self: Array, key: Any, /) -> Array:
             raise IndexError(f"__getitem__: {e}") from None
     else:
         try:
-            result = data[backend_key(self, key, "__getitem__")]
+            bkey = backend_key(self, key, "__getitem__")
+            result = data[bkey]
+            if type(bkey) is EmptyMask:
+                result = result.reshape((0, *data.shape[len(bkey):]))
         except IndexError as e:
             if str(e).startswith("__getitem__"):
                 raise
@@ -134,5 +161,6 @@ def __setitem__(self: Array, key: Any, value: Any, /) -> None:
     self._data[bkey] = value
 
 
+_version.on_switch(_switch)
 Array.__getitem__ = __getitem__  # type: ignore[method-assign]
 Array.__setitem__ = __setitem__  # type: ignore[method-assign]

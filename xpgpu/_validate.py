@@ -20,6 +20,10 @@ class DeviceMismatchError(ValueError):
     """Arrays (or an array and a ``device=`` argument) on different devices."""
 
 
+class CopyRequiredError(BufferError, ValueError):
+    """copy=False where a copy is needed (from_dlpack): the standard names both errors."""
+
+
 class AxisError(ValueError, IndexError):
     """An axis out of bounds: both a ValueError and an IndexError, as NumPy's."""
 
@@ -176,3 +180,21 @@ def shape_arg(func: str, shape: object) -> tuple[int, ...]:
         if s < 0:
             fail(func, f"negative dimension {s} in shape {dims}", ValueError)
     return dims
+
+
+def bool_arg(func: str, value: object, name: str) -> bool:
+    """A flag argument (``keepdims``, ``descending`` ...): a Python bool."""
+    if value is not True and value is not False:
+        fail(func, f"{name} must be a bool, not {type(value).__name__}")
+    return value  # type: ignore[return-value]
+
+
+def axis_tuple_arg(func: str, axis: object, ndim: int, name: str = "axis",
+                   unique: bool = True) -> tuple[int, ...]:
+    """An int or a tuple of ints, each normalised to [0, ndim), in the given order."""
+    if not isinstance(axis, tuple):
+        return (axis_arg(func, axis, ndim, name),)
+    axes = tuple(axis_arg(func, a, ndim, name) for a in axis)
+    if unique and len(set(axes)) != len(axes):
+        fail(func, f"repeated axis in {name}={axis!r}", ValueError)
+    return axes

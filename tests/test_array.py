@@ -1,0 +1,169 @@
+"""The array object: attributes, conversions to Python scalars, iteration, repr,
+pickling, __array__, __array_namespace__; oracle: NumPy and the spec's rules."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import xpgpu as xp
+from tests.conftest import to_numpy
+
+ALL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+       "float32", "float64", "complex64", "complex128"]
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+def test_constructor_blocked():
+    with pytest.raises(TypeError, match="creation function"):
+        xp.Array([1, 2])
+
+
+def test_attributes(device):
+    a = xp.asarray(np.arange(6, dtype=np.float32).reshape(2, 3), device=device)
+    assert (a.dtype, a.device, a.ndim, a.shape, a.size) == (xp.float32, device, 2, (2, 3), 6)
+    assert type(a.shape) is tuple and type(a.size) is int
+    np.testing.assert_array_equal(to_numpy(a.T), np.arange(6).reshape(2, 3).T)
+    b = xp.asarray(np.arange(24).reshape(2, 3, 4), device=device)
+    np.testing.assert_array_equal(to_numpy(b.mT), np.arange(24).reshape(2, 3, 4).swapaxes(-1, -2))
+    with pytest.raises(ValueError, match=r"Array\.T"):
+        _ = b.T
+    with pytest.raises(ValueError, match=r"Array\.mT"):
+        _ = xp.asarray([1], device=device).mT
+
+
+def test_unhashable(device):
+    with pytest.raises(TypeError):
+        hash(xp.asarray(1, device=device))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_bool_complex_all_dtypes(device, name):
+    for value in (0, 1):
+        a = xp.asarray(np.asarray(value, dtype=name), device=device)
+        assert bool(a) is bool(value)
+        c = complex(a)
+        assert type(c) is complex and c == complex(value)
+
+
+@pytest.mark.parametrize("name", ["bool", *INTS, "float32", "float64"])
+def test_int_float(device, name):
+    a = xp.asarray(np.asarray(1, dtype=name), device=device)
+    assert type(int(a)) is int and int(a) == 1
+    assert type(float(a)) is float and float(a) == 1.0
+
+
+@pytest.mark.parametrize("name", INTS)
+def test_index_extremes(device, name):
+    info = np.iinfo(name)
+    for value in (info.min, info.max):
+        a = xp.asarray(np.asarray(value, dtype=name), device=device)
+        assert a.__index__() == value and type(a.__index__()) is int
+        assert int(a) == value
+        assert [10, 20, 30][xp.asarray(np.asarray(1, dtype=name), device=device)] == 20
+
+
+@pytest.mark.parametrize("name", ["bool", "float32", "float64", "complex64", "complex128"])
+def test_index_refuses_non_integers(device, name):
+    with pytest.raises(TypeError, match="__index__"):
+        xp.asarray(np.asarray(1, dtype=name), device=device).__index__()
+
+
+@pytest.mark.parametrize("name", ["complex64", "complex128"])
+def test_int_float_refuse_complex(device, name):
+    a = xp.asarray(np.asarray(1, dtype=name), device=device)
+    with pytest.raises(TypeError, match="__int__"):
+        int(a)
+    with pytest.raises(TypeError, match="__float__"):
+        float(a)
+
+
+def test_float_special_cases(device):
+    assert bool(xp.asarray(float("nan"), device=device)) is True
+    assert bool(xp.asarray(-0.0, device=device)) is False
+    assert bool(xp.asarray(complex(0, 1), device=device)) is True
+    assert int(xp.asarray(-2.7, device=device)) == -2
+    assert int(xp.asarray(-0.0, device=device)) == 0
+    with pytest.raises(OverflowError, match="__int__"):
+        int(xp.asarray(float("inf"), device=device))
+    with pytest.raises(ValueError, match="__int__"):
+        int(xp.asarray(float("nan"), device=device))
+    c = complex(xp.asarray(float("nan"), device=device))
+    assert math.isnan(c.real)
+
+
+@pytest.mark.parametrize("shape", [(1,), (2,), (1, 1), (0,)])
+@pytest.mark.parametrize("method", ["__bool__", "__int__", "__float__", "__complex__",
+                                    "__index__"])
+def test_conversions_need_zero_dimensions(device, shape, method):
+    a = xp.asarray(np.ones(shape, dtype=np.int64), device=device)
+    with pytest.raises(TypeError, match=method):
+        getattr(a, method)()
+
+
+def test_iter_1d(device):
+    a = xp.asarray([3, 1, 2], dtype=xp.int32, device=device)
+    items = list(a)
+    assert [i.shape for i in items] == [(), (), ()]
+    assert [int(i) for i in items] == [3, 1, 2]
+    assert all(i.dtype == xp.int32 and i.device == device for i in items)
+    assert list(xp.asarray(np.zeros(0), device=device)) == []
+
+
+@pytest.mark.parametrize("shape", [(), (2, 2)])
+def test_iter_other_ranks(device, shape):
+    with pytest.raises(TypeError, match="__iter__"):
+        iter(xp.asarray(np.zeros(shape), device=device))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_repr(device, name):
+    a = xp.asarray(np.asarray([1, 0], dtype=name), device=device)
+    r = repr(a)
+    assert r.startswith("xpgpu.Array([") and f"dtype={name}" in r
+    assert ("device=" in r) == (device.kind != "cpu")
+    assert str(a) == r
+    assert "shape=(0, 3)" in repr(xp.asarray(np.zeros((0, 3)), device=device))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_pickle_round_trip(device, name):
+    data = np.arange(6).reshape(2, 3).astype(name)
+    a = xp.asarray(data, device=device)
+    b = pickle.loads(pickle.dumps(a))
+    assert b.device == device and b.dtype is a.dtype and b.shape == (2, 3)
+    np.testing.assert_array_equal(to_numpy(b), data)
+    assert pickle.loads(pickle.dumps(a.dtype)) is a.dtype
+    assert pickle.loads(pickle.dumps(a.device)) is device
+
+
+def test_pickle_non_contiguous(device):
+    data = np.arange(12.0).reshape(3, 4)[:, ::2]
+    b = pickle.loads(pickle.dumps(xp.asarray(data, device=device)[:, :]))
+    np.testing.assert_array_equal(to_numpy(b), data)
+
+
+def test_array_protocol_cpu_only(device):
+    a = xp.asarray([1.0, 2.0], device=device)
+    if device.kind == "cpu":
+        np.testing.assert_array_equal(np.asarray(a), [1.0, 2.0])
+        assert np.asarray(a, dtype=np.float32).dtype == np.float32
+    else:
+        with pytest.raises(TypeError, match="__array__"):
+            np.asarray(a)
+
+
+def test_numpy_operand_does_not_swallow_array():
+    with pytest.raises(TypeError):
+        np.arange(2.0) + xp.asarray([1.0, 2.0], device="cpu")
+
+
+def test_array_namespace(device):
+    a = xp.asarray([1], device=device)
+    assert a.__array_namespace__() is xp
+    assert a.__array_namespace__(api_version="2025.12") is xp
+    with pytest.raises(ValueError, match="__array_namespace__"):
+        a.__array_namespace__(api_version="2020.10")
