@@ -14,10 +14,11 @@ from ._backend import Backend
 class Device:
     """A device arrays live on. Compare with ``==`` (identity: devices are interned)."""
 
-    __slots__ = ("kind", "index", "_name", "_backend", "__weakref__")
+    __slots__ = ("kind", "index", "backend", "_name", "__weakref__")
 
     kind: str
     index: int
+    backend: Backend  # the backend computing here: NumPy on cpu, CuPy on cuda:N
 
     def __new__(cls, *args: object, **kwargs: object) -> Device:
         raise TypeError(
@@ -31,16 +32,8 @@ class Device:
         self.kind = kind
         self.index = index
         self._name = "cpu" if kind == "cpu" else f"cuda:{index}"
-        self._backend = None
+        self.backend = _backend.get(kind)  # a plain slot: read on every call
         return self
-
-    @property
-    def backend(self) -> Backend:
-        """The backend computing on this device (NumPy on ``cpu``, CuPy on ``cuda:N``)."""
-        backend = self._backend
-        if backend is None:
-            backend = self._backend = _backend.get(self.kind)
-        return backend
 
     def __repr__(self) -> str:
         return f"Device({self._name!r})"
