@@ -7,62 +7,282 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _validate as v
+from ._array import Array, array_arg, promote_arrays, wrap, wrap_checked
+from ._devices import Device
+from ._dtypes import CATEGORIES, KINDS, DType, int64
 
-def broadcast_arrays(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("broadcast_arrays: not implemented yet")
-
-
-def broadcast_shapes(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("broadcast_shapes: not implemented yet")
-
-
-def broadcast_to(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("broadcast_to: not implemented yet")
+_ALL = CATEGORIES["all"]
+_INTEGRAL = KINDS["integral"]
 
 
-def concat(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("concat: not implemented yet")
+# ---- shapes ---------------------------------------------------------------------------
+
+def _shape_tuple(func: str, shape: object, name: str = "shape") -> tuple[Any, ...]:
+    if not isinstance(shape, tuple):
+        v.fail(func, f"{name} must be a tuple of ints, not {type(shape).__name__}")
+    return tuple(None if s is None else v.int_arg(func, s, name) for s in shape)
 
 
-def expand_dims(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("expand_dims: not implemented yet")
+def broadcast_shape(func: str, *shapes: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The broadcast of ``shapes`` (``None`` is an unknown size), or the standard's ValueError."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out: list[Any] = [1] * ndim
+    for shape in shapes:
+        offset = ndim - len(shape)
+        for i, n in enumerate(shape):
+            m = out[offset + i]
+            if n == 1 or n == m or (n is None and m != 1):
+                continue
+            if m == 1 or m is None:
+                out[offset + i] = n
+            elif n is not None:
+                v.fail(func, f"shapes {', '.join(map(str, shapes))} cannot be broadcast together",
+                       ValueError)
+    return tuple(out)
 
 
-def flip(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("flip: not implemented yet")
+def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """Broadcast shapes. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.broadcast_shapes.html"""
+    func = "broadcast_shapes"
+    return broadcast_shape(func, *(_shape_tuple(func, s, "shapes") for s in shapes))
 
 
-def moveaxis(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("moveaxis: not implemented yet")
+def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
+    """Broadcast arrays against each other. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.broadcast_arrays.html"""
+    func = "broadcast_arrays"
+    xs = [array_arg(func, x, f"arrays[{i}]") for i, x in enumerate(arrays)]
+    if not xs:
+        return ()
+    device = v.common_device(func, [x._device for x in xs])
+    broadcast_shape(func, *(x.shape for x in xs))
+    datas = device.backend.broadcast_arrays(*(x._data for x in xs))
+    return tuple(wrap(d, x._dtype, device) for d, x in zip(datas, xs, strict=True))
 
 
-def permute_dims(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("permute_dims: not implemented yet")
+def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
+    """Broadcast an array to a shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.broadcast_to.html"""
+    func = "broadcast_to"
+    x = array_arg(func, x)
+    target = v.shape_arg(func, _shape_tuple(func, shape))
+    if len(target) < x.ndim or broadcast_shape(func, x.shape, target) != target:
+        v.fail(func, f"an array of shape {x.shape} cannot be broadcast to shape {target}",
+               ValueError)
+    return wrap(x._device.backend.broadcast_to(x._data, target), x._dtype, x._device)
 
 
-def repeat(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("repeat: not implemented yet")
+# ---- joining and splitting ------------------------------------------------------------
+
+def _sequence(func: str, arrays: object) -> tuple[list[Array], DType, Device]:
+    if not isinstance(arrays, (tuple, list)):
+        v.fail(func, f"arrays must be a tuple or list of arrays, not {type(arrays).__name__}")
+    if not arrays:
+        v.fail(func, "arrays must hold at least one array", ValueError)
+    dtype, device = promote_arrays(func, _ALL, *arrays)
+    return list(arrays), dtype, device  # type: ignore[arg-type]
 
 
-def reshape(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("reshape: not implemented yet")
+def _cast(xs: list[Array], dtype: DType) -> list[Any]:
+    return [x._data if x._dtype is dtype else x._data.astype(dtype.dtype) for x in xs]
 
 
-def roll(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("roll: not implemented yet")
+def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
+    """Join arrays along an existing axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.concat.html"""
+    func = "concat"
+    xs, dtype, device = _sequence(func, arrays)
+    backend = device.backend
+    datas = _cast(xs, dtype)
+    if axis is None:
+        return wrap_checked(func, backend.concat([backend.reshape(d, (-1,)) for d in datas]),
+                            device, dtype)
+    ndim = xs[0].ndim
+    if ndim == 0:
+        v.fail(func, "zero-dimensional arrays cannot be concatenated (use axis=None or stack())",
+               ValueError)
+    a = v.axis_arg(func, axis, ndim)
+    first = xs[0].shape
+    for x in xs[1:]:
+        s = x.shape
+        if len(s) != ndim or s[:a] != first[:a] or s[a + 1:] != first[a + 1:]:
+            v.fail(func, f"arrays of shapes {first} and {s} cannot be joined along axis {a}",
+                   ValueError)
+    return wrap_checked(func, backend.concat(datas, axis=a), device, dtype)
 
 
-def squeeze(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("squeeze: not implemented yet")
+def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+    """Join arrays along a new axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.stack.html"""
+    func = "stack"
+    xs, dtype, device = _sequence(func, arrays)
+    first = xs[0].shape
+    for x in xs[1:]:
+        if x.shape != first:
+            v.fail(func, f"arrays must have the same shape, got {first} and {x.shape}",
+                   ValueError)
+    a = v.axis_arg(func, axis, len(first) + 1)
+    return wrap_checked(func, device.backend.stack(_cast(xs, dtype), axis=a), device, dtype)
 
 
-def stack(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("stack: not implemented yet")
+def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """Split an array into a tuple of arrays along an axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.unstack.html"""
+    func = "unstack"
+    x = array_arg(func, x)
+    if x.ndim == 0:
+        v.fail(func, "x must have at least one dimension", ValueError)
+    a = v.axis_arg(func, axis, x.ndim)
+    moved = x._device.backend.moveaxis(x._data, a, 0)
+    return tuple(wrap(moved[i], x._dtype, x._device) for i in range(moved.shape[0]))
 
 
-def tile(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("tile: not implemented yet")
+# ---- reshaping ------------------------------------------------------------------------
+
+def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    """Insert axes of size one. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.expand_dims.html"""
+    func = "expand_dims"
+    x = array_arg(func, x)
+    n = 1 if not isinstance(axis, tuple) else len(axis)
+    axes = v.axis_tuple_arg(func, axis, x.ndim + n)
+    shape = iter(x.shape)
+    new = tuple(1 if i in axes else next(shape) for i in range(x.ndim + n))
+    return wrap(x._device.backend.reshape(x._data, new), x._dtype, x._device)
 
 
-def unstack(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("unstack: not implemented yet")
+def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    """Remove axes of size one. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.squeeze.html"""
+    func = "squeeze"
+    x = array_arg(func, x)
+    axes = v.axis_tuple_arg(func, axis, x.ndim)
+    for a in axes:
+        if x.shape[a] != 1:
+            v.fail(func, f"axis {a} has size {x.shape[a]}; only axes of size one can be removed",
+                   ValueError)
+    return wrap(x._device.backend.squeeze(x._data, axis=axes), x._dtype, x._device)
+
+
+def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
+    """Give an array a new shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.reshape.html"""
+    func = "reshape"
+    x = array_arg(func, x)
+    dims = _shape_tuple(func, shape)
+    if copy is not None:
+        v.bool_arg(func, copy, "copy")
+    unknown = [i for i, s in enumerate(dims) if s == -1]
+    if len(unknown) > 1 or any(s is None or s < -1 for s in dims):
+        v.fail(func, f"invalid shape {shape}: sizes must be non-negative, with at most one -1",
+               ValueError)
+    known = 1
+    for s in dims:
+        if s != -1:
+            known *= s
+    size = x.size
+    if unknown:
+        if known == 0 or size % known:
+            v.fail(func, f"cannot reshape an array of size {size} into shape {shape}",
+                   ValueError)
+        dims = tuple(size // known if s == -1 else s for s in dims)
+    elif known != size:
+        v.fail(func, f"cannot reshape an array of size {size} into shape {shape}", ValueError)
+    backend = x._device.backend
+    data = backend.reshape(x._data, dims)
+    if copy:
+        data = data.copy()
+    elif copy is False and size and not backend.may_share_memory(data, x._data):
+        v.fail(func, f"cannot reshape an array of shape {x.shape} into {dims} without a copy "
+                     "(copy=False)", v.CopyRequiredError)
+    return wrap(data, x._dtype, x._device)
+
+
+def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
+    """Permute the axes of an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.permute_dims.html"""
+    func = "permute_dims"
+    x = array_arg(func, x)
+    if not isinstance(axes, tuple):
+        v.fail(func, f"axes must be a tuple of ints, not {type(axes).__name__}")
+    if len(axes) != x.ndim:
+        v.fail(func, f"axes {axes} must have one entry per dimension of x ({x.ndim})",
+               ValueError)
+    perm = v.axis_tuple_arg(func, axes, x.ndim, "axes")
+    return wrap(x._device.backend.permute_dims(x._data, perm), x._dtype, x._device)
+
+
+def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /
+             ) -> Array:
+    """Move axes to new positions. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.moveaxis.html"""
+    func = "moveaxis"
+    x = array_arg(func, x)
+    src = v.axis_tuple_arg(func, source, x.ndim, "source")
+    dst = v.axis_tuple_arg(func, destination, x.ndim, "destination")
+    if len(src) != len(dst):
+        v.fail(func, f"source {source} and destination {destination} must have the same "
+                     "number of axes", ValueError)
+    return wrap(x._device.backend.moveaxis(x._data, src, dst), x._dtype, x._device)
+
+
+# ---- rearranging ----------------------------------------------------------------------
+
+def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """Reverse the order of elements along axes. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.flip.html"""
+    func = "flip"
+    x = array_arg(func, x)
+    axes = v.axes_arg(func, axis, x.ndim)
+    return wrap(x._device.backend.flip(x._data, axis=axes), x._dtype, x._device)
+
+
+def roll(x: Array, /, shift: int | tuple[int, ...], *,
+         axis: int | tuple[int, ...] | None = None) -> Array:
+    """Roll elements along axes. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.roll.html"""
+    func = "roll"
+    x = array_arg(func, x)
+    backend = x._device.backend
+    if axis is None:
+        s = v.int_arg(func, shift, "shift")
+        data = backend.reshape(backend.roll(backend.reshape(x._data, (-1,)), s), x.shape)
+        return wrap(data, x._dtype, x._device)
+    axes = v.axis_tuple_arg(func, axis, x.ndim, unique=False)
+    if isinstance(shift, tuple):
+        shifts = tuple(v.int_arg(func, s, "shift") for s in shift)
+        if len(shifts) != len(axes):
+            v.fail(func, f"shift {shift} and axis {axis} must have the same length", ValueError)
+    else:
+        shifts = (v.int_arg(func, shift, "shift"),) * len(axes)
+    return wrap(backend.roll(x._data, shifts, axis=axes), x._dtype, x._device)
+
+
+def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
+    """Repeat each element of an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.repeat.html"""
+    func = "repeat"
+    x = array_arg(func, x)
+    backend = x._device.backend
+    data = x._data
+    if axis is None:
+        data = backend.reshape(data, (-1,))
+        a = 0
+    else:
+        a = v.axis_arg(func, axis, x.ndim)
+    n = data.shape[a] if data.ndim else 1
+    if type(repeats) is Array:
+        r = array_arg(func, repeats, "repeats", _INTEGRAL)
+        if r._device is not x._device:
+            v.mismatch(func, x._device, r._device)
+        if r.ndim != 1 or r.shape[0] not in (1, n):
+            v.fail(func, f"repeats of shape {r.shape} does not broadcast to ({n},)", ValueError)
+        counts = r._data if r._dtype is int64 else r._data.astype(int64.dtype)
+        # Note: the output size depends on the values: one device synchronisation.
+        if r.size and int(backend.min(counts)) < 0:
+            v.fail(func, "repeats must be non-negative", ValueError)
+        if r.shape[0] == 1:
+            counts = int(counts[0])
+    else:
+        counts = v.int_arg(func, repeats, "repeats")
+        if counts < 0:
+            v.fail(func, f"repeats must be non-negative, got {counts}", ValueError)
+    return wrap(backend.repeat(data, counts, axis=a), x._dtype, x._device)
+
+
+def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
+    """Repeat an array along each axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.tile.html"""
+    func = "tile"
+    x = array_arg(func, x)
+    reps = _shape_tuple(func, repetitions, "repetitions")
+    if any(r is None or r < 0 for r in reps):
+        v.fail(func, f"repetitions must be non-negative ints, got {repetitions}", ValueError)
+    return wrap(x._device.backend.tile(x._data, reps), x._dtype, x._device)

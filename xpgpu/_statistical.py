@@ -5,40 +5,178 @@ https://data-apis.org/array-api/2025.12/API_specification/statistical_functions.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from . import _validate as v
+from ._array import Array, array_arg, wrap, wrap_checked
+from ._dtypes import CATEGORIES, KINDS, DType, int64, uint64
 
-def cumulative_prod(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("cumulative_prod: not implemented yet")
+_NUMERIC = CATEGORIES["numeric"]
+_REAL_NUMERIC = CATEGORIES["real numeric"]
+_FLOATING = CATEGORIES["floating-point"]
+_REAL_FLOATING = CATEGORIES["real floating-point"]
 
-
-def cumulative_sum(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("cumulative_sum: not implemented yet")
-
-
-def max(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("max: not implemented yet")
-
-
-def mean(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("mean: not implemented yet")
-
-
-def min(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("min: not implemented yet")
-
-
-def prod(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("prod: not implemented yet")
-
-
-def std(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("std: not implemented yet")
+# The accumulation dtype of sum, prod and cumulative_* when dtype=None: integers widen to
+# the default integer dtype (int64) or its unsigned twin; floating dtypes stay.
+_ACCUMULATE: dict[DType, DType] = {
+    **{d: int64 for d in KINDS["signed integer"]},
+    **{d: uint64 for d in KINDS["unsigned integer"]},
+    **{d: d for d in _FLOATING},
+}
+# The dtype= arguments accepted for an input dtype: the same kind or a wider one
+# (a floating dtype never silently becomes an integer, a complex one never real).
+_DTYPE_ALLOWED: dict[DType, frozenset[DType]] = {
+    **{d: _NUMERIC for d in KINDS["integral"]},
+    **{d: _FLOATING for d in _REAL_FLOATING},
+    **{d: KINDS["complex floating"] for d in KINDS["complex floating"]},
+}
+_NAN = {d: float("nan") for d in _REAL_FLOATING} | {
+    d: complex(float("nan"), float("nan")) for d in KINDS["complex floating"]}
 
 
-def sum(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("sum: not implemented yet")
+def _reduction(func: str, x: object, axis: object, keepdims: object,
+               allowed: frozenset[DType]) -> tuple[Array, tuple[int, ...], bool]:
+    x = array_arg(func, x, allowed=allowed)
+    return x, v.axes_arg(func, axis, x.ndim), v.bool_arg(func, keepdims, "keepdims")
 
 
-def var(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("var: not implemented yet")
+def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool
+                   ) -> tuple[int, ...]:
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def _accumulation_dtype(func: str, x: Array, dtype: object) -> DType:
+    if dtype is None:
+        return _ACCUMULATE[x._dtype]
+    out = v.dtype_arg(func, dtype)
+    allowed = _DTYPE_ALLOWED[x._dtype]
+    if out not in allowed:
+        v.fail(func, f"dtype={out.name} cannot accumulate an array of dtype {x._dtype.name}; "
+                     f"allowed: {', '.join(sorted(d.name for d in allowed))}")
+    return out
+
+
+def _nan_fill(x: Array, shape: tuple[int, ...]) -> Array:
+    """The standard's NaN for a statistic of too few elements."""
+    data = x._device.backend.full(shape, _NAN[x._dtype], dtype=x._dtype.dtype)
+    return wrap(data, x._dtype, x._device)
+
+
+# ---- sums and products ----------------------------------------------------------------
+
+def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
+        keepdims: bool = False) -> Array:
+    """Sum of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.sum.html"""
+    x, axes, keepdims = _reduction("sum", x, axis, keepdims, _NUMERIC)
+    out = _accumulation_dtype("sum", x, dtype)
+    data = x._device.backend.sum(x._data, axis=axes, dtype=out.dtype, keepdims=keepdims)
+    return wrap_checked("sum", data, x._device, out)
+
+
+def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
+         keepdims: bool = False) -> Array:
+    """Product of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.prod.html"""
+    x, axes, keepdims = _reduction("prod", x, axis, keepdims, _NUMERIC)
+    out = _accumulation_dtype("prod", x, dtype)
+    data = x._device.backend.prod(x._data, axis=axes, dtype=out.dtype, keepdims=keepdims)
+    return wrap_checked("prod", data, x._device, out)
+
+
+def _cumulative(func: str, x: object, axis: object, dtype: object, include_initial: object,
+                identity: int) -> Array:
+    x = array_arg(func, x, allowed=_NUMERIC)
+    if x.ndim == 0:
+        v.fail(func, "x must have at least one dimension", ValueError)
+    if axis is None:
+        if x.ndim > 1:
+            v.fail(func, f"axis is required for an array of {x.ndim} dimensions", ValueError)
+        a = 0
+    else:
+        a = v.axis_arg(func, axis, x.ndim)
+    out = _accumulation_dtype(func, x, dtype)
+    include_initial = v.bool_arg(func, include_initial, "include_initial")
+    backend = x._device.backend
+    data = (backend.cumsum if identity == 0 else backend.cumprod)(x._data, axis=a,
+                                                                     dtype=out.dtype)
+    if include_initial:
+        shape = (*x.shape[:a], 1, *x.shape[a + 1:])
+        first = backend.full(shape, identity, dtype=out.dtype)
+        data = backend.concat([first, data], axis=a)
+    return wrap_checked(func, data, x._device, out)
+
+
+def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Array:
+    """Cumulative sum. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.cumulative_sum.html"""
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial, 0)
+
+
+def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Array:
+    """Cumulative product. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.cumulative_prod.html"""
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial, 1)
+
+
+# ---- extrema --------------------------------------------------------------------------
+
+def _extremum(func: str, x: object, axis: object, keepdims: object) -> Array:
+    x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_NUMERIC)
+    if math.prod(x.shape[a] for a in axes) == 0:
+        v.fail(func, f"the {func}imum over zero elements is undefined (x has shape {x.shape})",
+               ValueError)
+    data = getattr(x._device.backend, func)(x._data, axis=axes, keepdims=keepdims)
+    return wrap_checked(func, data, x._device, x._dtype)
+
+
+def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Array:
+    """Maximum value. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.max.html"""
+    return _extremum("max", x, axis, keepdims)
+
+
+def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Array:
+    """Minimum value. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.min.html"""
+    return _extremum("min", x, axis, keepdims)
+
+
+# ---- moments --------------------------------------------------------------------------
+
+def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+         keepdims: bool = False) -> Array:
+    """Arithmetic mean. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.mean.html"""
+    x, axes, keepdims = _reduction("mean", x, axis, keepdims, _FLOATING)
+    if math.prod(x.shape[a] for a in axes) == 0:
+        # Note: NumPy warns on empty means; the standard says NaN (NaN + NaN j).
+        return _nan_fill(x, _reduced_shape(x.shape, axes, keepdims))
+    data = x._device.backend.mean(x._data, axis=axes, keepdims=keepdims)
+    return wrap_checked("mean", data, x._device, x._dtype)
+
+
+def _moment(func: str, x: object, axis: object, correction: object, keepdims: object) -> Array:
+    x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_FLOATING)
+    if type(correction) is not float and (isinstance(correction, bool)
+                                          or not isinstance(correction, (int, float))):
+        v.fail(func, f"correction must be an int or a float, not {type(correction).__name__}")
+    if not correction >= 0:  # type: ignore[operator]
+        v.fail(func, f"correction must be non-negative, got {correction}", ValueError)
+    if math.prod(x.shape[a] for a in axes) - correction <= 0:  # type: ignore[operator]
+        return _nan_fill(x, _reduced_shape(x.shape, axes, keepdims))
+    data = getattr(x._device.backend, func)(x._data, axis=axes, ddof=correction,
+                                            keepdims=keepdims)
+    return wrap_checked(func, data, x._device, x._dtype)
+
+
+def var(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        correction: int | float = 0.0, keepdims: bool = False) -> Array:
+    """Variance. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.var.html"""
+    return _moment("var", x, axis, correction, keepdims)
+
+
+def std(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        correction: int | float = 0.0, keepdims: bool = False) -> Array:
+    """Standard deviation. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.std.html"""
+    return _moment("std", x, axis, correction, keepdims)

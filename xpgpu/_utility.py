@@ -5,16 +5,60 @@ https://data-apis.org/array-api/2025.12/API_specification/utility_functions.html
 
 from __future__ import annotations
 
-from typing import Any
+from . import _validate as v
+from ._array import Array, array_arg, wrap, wrap_checked
+from ._dtypes import CATEGORIES, bool_
+
+_NUMERIC = CATEGORIES["numeric"]
 
 
-def all(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("all: not implemented yet")
+def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Array:
+    """Logical AND reduction. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.all.html"""
+    x = array_arg("all", x)
+    axes = v.axes_arg("all", axis, x.ndim)
+    keepdims = v.bool_arg("all", keepdims, "keepdims")
+    data = x._device.backend.all(x._data, axis=axes, keepdims=keepdims)
+    return wrap_checked("all", data, x._device, bool_)
 
 
-def any(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("any: not implemented yet")
+def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Array:
+    """Logical OR reduction. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.any.html"""
+    x = array_arg("any", x)
+    axes = v.axes_arg("any", axis, x.ndim)
+    keepdims = v.bool_arg("any", keepdims, "keepdims")
+    data = x._device.backend.any(x._data, axis=axes, keepdims=keepdims)
+    return wrap_checked("any", data, x._device, bool_)
 
 
-def diff(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("diff: not implemented yet")
+def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = None,
+         append: Array | None = None) -> Array:
+    """n-th discrete forward difference. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.diff.html"""
+    func = "diff"
+    x = array_arg(func, x, allowed=_NUMERIC)
+    if x.ndim == 0:
+        v.fail(func, "x must have at least one dimension", ValueError)
+    a = v.axis_arg(func, axis, x.ndim)
+    n = v.int_arg(func, n, "n")
+    if n < 0:
+        v.fail(func, f"n must be non-negative, got {n}", ValueError)
+    extra = {}
+    for name, y in (("prepend", prepend), ("append", append)):
+        if y is None:
+            continue
+        y = array_arg(func, y, name)
+        if y._device is not x._device:
+            v.mismatch(func, x._device, y._device)
+        # Note: the standard leaves other dtypes implementation-defined; refused here.
+        if y._dtype is not x._dtype:
+            v.fail(func, f"{name} has dtype {y._dtype.name}, but x has dtype {x._dtype.name}; "
+                         "they must match")
+        if y.ndim != x.ndim or y.shape[:a] != x.shape[:a] or y.shape[a + 1:] != x.shape[a + 1:]:
+            v.fail(func, f"{name} of shape {y.shape} must match x's shape {x.shape} except "
+                         f"along axis {a}", ValueError)
+        extra[name] = y._data
+    data = x._device.backend.diff(x._data, n=n, axis=a, **extra)
+    if data.dtype is x._dtype.dtype:
+        return wrap(data, x._dtype, x._device)
+    return wrap_checked(func, data, x._device, x._dtype)
