@@ -27,12 +27,15 @@ class Device:
         )
 
     @classmethod
-    def _make(cls, kind: str, index: int) -> Device:
+    def _make(cls, kind: str, index: int, switching: bool = False) -> Device:
         self = object.__new__(cls)
         self.kind = kind
         self.index = index
         self._name = "cpu" if kind == "cpu" else f"cuda:{index}"
-        self.backend = _backend.get(kind)  # a plain slot: read on every call
+        backend = _backend.get(kind)
+        # A plain slot, read on every call; with several GPUs, a backend that makes
+        # this device current before each use.
+        self.backend = _backend.DeviceBackend(backend, index) if switching else backend  # type: ignore[assignment]
         return self
 
     def __repr__(self) -> str:
@@ -56,7 +59,8 @@ def cuda_devices() -> list[Device]:
     """The CUDA devices CuPy can use (an empty list where there is none)."""
     global _cuda
     if _cuda is None:
-        _cuda = [Device._make("cuda", i) for i in range(_backend.cuda_device_count())]
+        count = _backend.cuda_device_count()
+        _cuda = [Device._make("cuda", i, switching=count > 1) for i in range(count)]
     return _cuda
 
 

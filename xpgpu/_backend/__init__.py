@@ -46,6 +46,27 @@ class Backend:
         return f"<xpgpu backend {self.name}>"
 
 
+class DeviceBackend:
+    """The backend of one CUDA device on a host with several: reading any attribute
+    first makes that device current (a no-op when it already is), so the call that
+    follows (``device.backend.add(...)``, ``device.backend.xp.linalg.svd(...)``) runs
+    there. Single-GPU hosts use the plain Backend and pay nothing."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, base: Backend, index: int):
+        object.__setattr__(self, "_state", (base, index, base.adapter.use_device))
+
+    def __getattribute__(self, name: str) -> Any:
+        base, index, use_device = object.__getattribute__(self, "_state")
+        use_device(index)
+        return getattr(base, name)
+
+    def __repr__(self) -> str:
+        base, index, _ = object.__getattribute__(self, "_state")
+        return f"<xpgpu backend {base.name} on device {index}>"
+
+
 _backends: dict[str, Backend] = {}
 
 
