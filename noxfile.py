@@ -1,0 +1,94 @@
+"""Nox sessions: tests, lint, typecheck, conformance, docs, bench. Each installs what it needs.
+
+    nox -s tests                     # the test suite (pytest -n 2; arguments after -- replace that)
+    nox -s conformance -- --device cuda:0 --version 2024.12 -n 12
+    XPGPU_CONFORMANCE_DEVICE=cuda:0 nox -s conformance
+    nox -s bench -- --device cuda:0 --large    # --large goes to the scripts that take it
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+nox.options.sessions = ["tests", "lint", "typecheck", "docs"]
+nox.options.default_venv_backend = "venv"
+
+ROOT = Path(__file__).parent
+# Extra that brings CuPy where a session runs on a CUDA device: cuda12 or cuda13.
+CUDA_EXTRA = os.environ.get("XPGPU_CUDA_EXTRA", "cuda13")
+
+
+def _package(extras: list[str], device: str = "cpu") -> str:
+    """The editable install of xpgpu with ``extras``, plus CuPy for a CUDA device."""
+    if device.startswith("cuda"):
+        extras = [*extras, CUDA_EXTRA]
+    return f".[{','.join(extras)}]" if extras else "."
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The tests, as CI runs them."""
+    session.install("-e", _package(["test"], os.environ.get("XPGPU_DEFAULT_DEVICE", "cpu")))
+    session.run("python", "-m", "pytest", *(session.posargs or ["-n", "2"]))
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over the whole repository."""
+    session.install("ruff")
+    session.run("ruff", "check", ".", *session.posargs)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy over the package (configured in pyproject.toml)."""
+    session.install("mypy", "-e", ".")
+    session.run("mypy", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """The official suite (fetched into .suite/, see conformance/README.md) on one device and
+    revision. Arguments after -- go to conformance/run.py; without them the device and revision
+    come from XPGPU_CONFORMANCE_DEVICE (default cpu) and XPGPU_CONFORMANCE_VERSION (2025.12)."""
+    args = session.posargs or [
+        "--device", os.environ.get("XPGPU_CONFORMANCE_DEVICE", "cpu"),
+        "--version", os.environ.get("XPGPU_CONFORMANCE_VERSION", "2025.12"),
+    ]
+    device = args[args.index("--device") + 1] if "--device" in args else "cpu"
+    suite = ROOT / ".suite" / "array-api-tests"
+    if "--suite" not in args and not (suite / "array_api_tests").is_dir():
+        session.error(f"no suite at {suite}: fetch it as conformance/README.md shows")
+    session.install("-e", _package(["conformance"], device))
+    session.run("python", "conformance/run.py", *args)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation, warnings as errors."""
+    session.install("-e", _package(["docs"]))
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html",
+                *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Every benchmarks/*.py script on one device (``-- --device cuda:0``, else
+    XPGPU_DEFAULT_DEVICE, else the default). The device reaches every script through
+    XPGPU_DEFAULT_DEVICE; the arguments after -- go to the scripts that take all of them."""
+    args = list(session.posargs)
+    device = os.environ.get("XPGPU_DEFAULT_DEVICE", "")
+    if "--device" in args:
+        i = args.index("--device")
+        device = args[i + 1]
+        del args[i : i + 2]
+    session.install("-e", _package([], device or "cpu"), "array-api-strict")
+    env = {"XPGPU_DEFAULT_DEVICE": device} if device else {}
+    options = [a.split("=")[0] for a in args if a.startswith("--")]
+    for script in sorted((ROOT / "benchmarks").glob("*.py")):
+        text = script.read_text()
+        takes = all(f'"{option}"' in text for option in options)
+        session.run("python", str(script.relative_to(ROOT)), *(args if takes else []), env=env)
