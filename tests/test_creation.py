@@ -85,13 +85,25 @@ def test_asarray_python_errors(device) -> None:
         xp.asarray([1, 2], copy=False, device=device)
     with pytest.raises(ValueError, match=r"^asarray: "):
         xp.asarray(1.0, copy=False, device=device)
-    with pytest.raises(TypeError, match=r"^asarray: "):
-        xp.asarray([xp.asarray(1, device=device)], device=device)  # use stack()
+    with pytest.raises(TypeError, match=r"^asarray: "):  # int64 array with a Python float
+        xp.asarray([xp.asarray(1, device=device), 2.5], device=device)
     for bad in ("abc", None, {1: 2}, [None], object()):
         with pytest.raises(TypeError, match=r"^asarray: "):
             xp.asarray(bad, device=device)
     with pytest.raises(TypeError, match=r"^asarray: "):
         xp.asarray([1], copy=1, device=device)
+
+
+def test_asarray_sequences_of_arrays(device) -> None:
+    """Nested sequences of 0-d arrays (as the conformance suite builds its expectations)
+    promote like result_type and stay on the arrays' device."""
+    a = xp.asarray([[1.0, 2.0], [3.0, 4.0]], dtype=xp.float32, device=device)
+    t = xp.asarray([[a[i, j] for i in range(2)] for j in range(2)])
+    assert t.dtype == xp.float32 and t.device == device
+    np.testing.assert_array_equal(to_numpy(t), [[1.0, 3.0], [2.0, 4.0]])
+    assert xp.asarray([a[0, 0], 0.5]).dtype == xp.float32  # the scalar is weak
+    with pytest.raises(TypeError, match=r"^asarray: "):  # float32 with int8: cross-kind
+        xp.asarray([a[0, 0], xp.asarray(2, dtype=xp.int8, device=device)])
 
 
 # ---- asarray: host arrays, buffers, arrays --------------------------------------------

@@ -243,9 +243,13 @@ def solve(x1: Array, x2: Array, /) -> Array:
     if vector:
         b = b[:, None]
     batch = broadcast_shape(func, x1.shape[:-2], b.shape[:-2], "the stack shapes")
-    data = _call(func, device, "solve",
-                 backend.broadcast_to(cast_data(x1, dtype), (*batch, m, m)),
-                 backend.broadcast_to(b, batch + b.shape[-2:]))
+    if 0 in batch or 0 in b.shape[-2:]:
+        # Note: CuPy 14 divides by zero on empty right-hand sides; nothing to solve.
+        data = backend.zeros((*batch, *b.shape[-2:]), dtype=dtype.dtype)
+    else:
+        data = _call(func, device, "solve",
+                     backend.broadcast_to(cast_data(x1, dtype), (*batch, m, m)),
+                     backend.broadcast_to(b, batch + b.shape[-2:]))
     return wrap_checked(func, data[..., 0] if vector else data, device, dtype)
 
 

@@ -21,7 +21,12 @@ def export_dlpack(data: Any, stream: Any, max_version: Any, dl_device: Any,
         kwargs["max_version"] = max_version
     if dl_device is not None:
         kwargs["dl_device"] = dl_device
-    if copy is not None:
+    if copy is True and dl_device is None:
+        # Note: CuPy 14 refuses copy=True for its own device ("copy=True only supported
+        # for copy to CPU"); the copy is made here and exported as is.
+        with cupy.cuda.Device(data.device.id):
+            data = data.copy()
+    elif copy is not None:
         kwargs["copy"] = copy
     return data.__dlpack__(**kwargs)
 
