@@ -305,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--derandomize", action="store_true", help="a repeatable run")
     parser.add_argument("--no-json-report", action="store_true",
                         help="don't use pytest-json-report even where it is installed")
+    parser.add_argument("--warmup", type=int, default=None, metavar="N",
+                        help="first run the suite once at N examples, unreported, so that the "
+                             "CUDA kernels are compiled before the measured run (default: 3 "
+                             "on cuda, 0 on cpu; 0 skips it)")
     parser.add_argument("pytest_args", nargs="*", help="after --: more pytest arguments")
     args = parser.parse_args(argv)
 
@@ -355,6 +359,20 @@ def main(argv: list[str] | None = None) -> int:
                 "--json-report-omit", "collectors", "keywords", "streams", "log",
                 "--json-report-indent=0"]
     cmd += args.pytest_args
+
+    # Note: CuPy compiles each kernel on its first use (NVRTC, then its on-disk cache).
+    # Compiling takes seconds, which Hypothesis' 800 ms deadline would count against the
+    # test; a short unreported pass first compiles them, so the measured run keeps the
+    # suite's deadline.
+    warmup = args.warmup if args.warmup is not None else (0 if family == "cpu" else 3)
+    if warmup:
+        warm = [sys.executable, "-m", "pytest", *targets, "-p", "no:cacheprovider", "-q",
+                "--continue-on-collection-errors", f"--max-examples={warmup}",
+                "--hypothesis-disable-deadline", f"--skips-file={skips_file}", *extra,
+                *(["-n", str(args.workers)] if args.workers else [])]
+        print("+ (warm-up)", shlex.join(warm), flush=True)
+        subprocess.run(warm, cwd=suite, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
 
     print("+", shlex.join(cmd), flush=True)
     start = time.monotonic()
