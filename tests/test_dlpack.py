@@ -289,3 +289,31 @@ def test_cuda_torch_bfloat16_refused(device):
     x = xp.from_dlpack(t)
     assert x.device == device and x.dtype == xp.float32
     np.testing.assert_array_equal(to_numpy(x), [0, 1, 2, 3])
+
+
+@pytest.mark.cuda
+def test_cuda_dunder_dlpack_copy(device):
+    """cuda: __dlpack__(copy=True) exports a copy (CuPy itself refuses copy=True on its
+    own device); copy=False to the CPU raises the BufferError the standard requires."""
+    if device.kind != "cuda":
+        pytest.skip("cuda only")
+    cupy = pytest.importorskip("cupy")
+    x = xp.asarray([1.0, 2.0], device=device)
+    c = cupy.from_dlpack(_Exporter(x.__dlpack__(copy=True, max_version=(1, 0)), x))
+    c[0] = 5.0
+    assert float(x[0]) == 1.0
+    with pytest.raises(BufferError):
+        x.__dlpack__(copy=False, dl_device=(1, 0))
+
+
+class _Exporter:
+    """Hands a consumer one capsule already taken from ``x``."""
+
+    def __init__(self, capsule, x):
+        self.capsule, self.x = capsule, x
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return self.x.__dlpack_device__()
