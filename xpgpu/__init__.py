@@ -9,9 +9,51 @@ from __future__ import annotations
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
+from . import _dlpack, _indexing, _operators, fft, linalg  # noqa: F401  (install on Array)
 from ._array import Array
+from ._constants import (
+    e,
+    inf,
+    nan,
+    newaxis,
+    pi,
+)
+from ._creation import (
+    arange,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    meshgrid,
+    ones,
+    ones_like,
+    tril,
+    triu,
+    zeros,
+    zeros_like,
+)
+from ._data_types import (
+    astype,
+    can_cast,
+    finfo,
+    iinfo,
+    isdtype,
+    result_type,
+)
+from ._dlpack import (
+    from_dlpack,
+)
 from ._dtypes import (
     bool_ as bool,
+)
+from ._dtypes import (
+    complex64,
+    complex128,
+    float32,
+    float64,
     int8,
     int16,
     int32,
@@ -20,10 +62,6 @@ from ._dtypes import (
     uint16,
     uint32,
     uint64,
-    float32,
-    float64,
-    complex64,
-    complex128,
 )
 from ._elementwise import (
     abs,
@@ -63,9 +101,9 @@ from ._elementwise import (
     less,
     less_equal,
     log,
-    log10,
     log1p,
     log2,
+    log10,
     logaddexp,
     logical_and,
     logical_not,
@@ -94,30 +132,24 @@ from ._elementwise import (
     tanh,
     trunc,
 )
-from ._creation import (
-    arange,
-    asarray,
-    empty,
-    empty_like,
-    eye,
-    full,
-    full_like,
-    linspace,
-    meshgrid,
-    ones,
-    ones_like,
-    tril,
-    triu,
-    zeros,
-    zeros_like,
+from ._extensions._fuse import (
+    fuse,
 )
-from ._data_types import (
-    astype,
-    can_cast,
-    finfo,
-    iinfo,
-    isdtype,
-    result_type,
+from ._extensions._logspace import (
+    logspace,
+)
+from ._indexing_functions import (
+    take,
+    take_along_axis,
+)
+from ._info import (
+    __array_namespace_info__,
+)
+from ._linear_algebra import (
+    matmul,
+    matrix_transpose,
+    tensordot,
+    vecdot,
 )
 from ._manipulation import (
     broadcast_arrays,
@@ -171,40 +203,9 @@ from ._utility import (
     any,
     diff,
 )
-from ._indexing_functions import (
-    take,
-    take_along_axis,
-)
-from ._linear_algebra import (
-    matmul,
-    matrix_transpose,
-    tensordot,
-    vecdot,
-)
-from ._dlpack import (
-    from_dlpack,
-)
-from ._info import (
-    __array_namespace_info__,
-)
-from ._constants import (
-    e,
-    inf,
-    nan,
-    newaxis,
-    pi,
-)
-from ._extensions._logspace import (
-    logspace,
-)
-from ._extensions._fuse import (
-    fuse,
-)
 from ._version import (
     set_array_api_version,
 )
-from . import _dlpack, _indexing, _operators  # noqa: F401  (install on Array)
-from . import fft, linalg
 
 __all__ = [
     "Array",

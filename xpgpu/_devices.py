@@ -14,10 +14,11 @@ from ._backend import Backend
 class Device:
     """A device arrays live on. Compare with ``==`` (identity: devices are interned)."""
 
-    __slots__ = ("kind", "index", "backend", "_name", "__weakref__")
+    __slots__ = ("__weakref__", "_name", "backend", "index", "kind")
 
     kind: str
     index: int
+    _name: str
     backend: Backend  # the backend computing here: NumPy on cpu, CuPy on cuda:N
 
     def __new__(cls, *args: object, **kwargs: object) -> Device:

@@ -326,5 +326,5 @@ def __dlpack_device__(self: Array, /) -> tuple[DLDeviceType, int]:
     return (DLDeviceType.CUDA, device.index)
 
 
-Array.__dlpack__ = __dlpack__  # type: ignore[attr-defined]
-Array.__dlpack_device__ = __dlpack_device__  # type: ignore[attr-defined]
+Array.__dlpack__ = __dlpack__  # type: ignore[method-assign]
+Array.__dlpack_device__ = __dlpack_device__  # type: ignore[method-assign]

@@ -17,7 +17,7 @@ class DType:
     to the NumPy dtype instance of the same type.
     """
 
-    __slots__ = ("name", "dtype", "_i", "_hash")
+    __slots__ = ("_hash", "_i", "dtype", "name")
 
     def __init__(self, name: str, index: int):
         self.name = name

@@ -42,12 +42,14 @@ def _category_name(dtypes: frozenset[DType]) -> str:
 # ---- arrays ---------------------------------------------------------------------------
 
 def not_an_array(func: str, x: object, name: str = "x") -> NoReturn:
+    hint = hasattr(x, "__array__") or isinstance(x, (list, tuple))
     fail(func, f"{name} must be an xpgpu array, not {type(x).__name__}"
-         + (" (use xpgpu.asarray() first)" if hasattr(x, "__array__") or isinstance(x, (list, tuple)) else ""))
+         + (" (use xpgpu.asarray() first)" if hint else ""))
 
 
 def bad_dtype(func: str, dtype: DType, category: frozenset[DType], name: str = "x") -> NoReturn:
-    fail(func, f"{name} has dtype {dtype.name}, but only {_category_name(category)} dtypes are allowed")
+    fail(func, f"{name} has dtype {dtype.name}, but only {_category_name(category)} dtypes "
+               "are allowed")
 
 
 def no_promotion(func: str, a: DType, b: DType) -> NoReturn:

@@ -226,6 +226,6 @@ def _apply(version: str) -> None:
         # In place: `from xpgpu import __all__` holders see the change too.
         sys.modules[name].__all__[:] = [n for n in names if n not in absent[name]]
     _current = version
-    sys.modules["xpgpu"].__array_api_version__ = version
+    sys.modules["xpgpu"].__array_api_version__ = version  # type: ignore[attr-defined]
     for hook in _HOOKS:
         hook(version)

@@ -74,12 +74,15 @@ def get(kind: str) -> Backend:
     """The backend of a device kind, ``"cpu"`` or ``"cuda"``; CuPy is imported on demand."""
     backend = _backends.get(kind)
     if backend is None:
-        if kind == "cpu":
-            adapter = _numpy
-        else:
-            from . import _cupy as adapter  # lazy: raises ImportError where CuPy is missing
+        adapter = _numpy if kind == "cpu" else _import_cupy()
         backend = _backends[kind] = Backend(adapter.NAME, adapter)
     return backend
+
+
+def _import_cupy() -> ModuleType:
+    from . import _cupy  # lazy: raises ImportError where CuPy is missing
+
+    return _cupy
 
 
 def cuda_device_count() -> int:

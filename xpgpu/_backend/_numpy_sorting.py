@@ -19,7 +19,7 @@ _ndarray = numpy.ndarray
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any:
     if type(v) is not _ndarray:
         v = a.dtype.type(v)
-    return numpy.searchsorted(a, v, side=side, sorter=sorter)
+    return numpy.searchsorted(a, v, side=side, sorter=sorter)  # type: ignore[call-overload]
 
 
 FIXES: dict[str, Any] = {"searchsorted": searchsorted}
