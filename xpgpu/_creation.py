@@ -13,10 +13,10 @@ import math
 from typing import Any, NoReturn
 
 from . import _validate as v
-from ._array import Array, array_arg, transfer, wrap, wrap_checked
+from ._array import Array, array_arg, promote_arrays, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, PROMOTION, DType, float64, uint64
+from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, float64, uint64
 from ._scalars import INT_BOUNDS, scalar_type
 
 # Python scalar types in rank order (bool < int < float < complex), the kind of dtype
@@ -31,6 +31,7 @@ _COMPLEX = KINDS["complex floating"]
 # Casts the standard says should not be permitted: complex to real-valued.
 _NOT_FROM_COMPLEX = KINDS["integral"] | KINDS["real floating"]
 _REAL_NUMERIC = CATEGORIES["real numeric"]
+_ALL = CATEGORIES["all"]
 _FLOATING = CATEGORIES["floating-point"]
 _NUMERIC = CATEGORIES["numeric"]
 _EXACT_FLOAT = 1 << 53  # integers below this are exact in float64
@@ -129,14 +130,9 @@ def _from_nested_arrays(func: str, obj: Any, dtype: DType | None, target: Device
         return item
 
     nested = to_host(obj)
-    source = v.common_device(func, [a._device for a in arrays])
+    promoted, source = promote_arrays(func, _ALL, *arrays)
     if dtype is None:
-        dtype = arrays[0]._dtype
-        for a in arrays[1:]:
-            promoted = PROMOTION.get((dtype, a._dtype))
-            if promoted is None:
-                v.no_promotion(func, dtype, a._dtype)
-            dtype = promoted
+        dtype = promoted
         for value in scalars:
             dtype = v.scalar_result(func, dtype, value)
     try:
