@@ -10,10 +10,12 @@ get wrong are fixed in the backend adapters, by the same name.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import _validate as v
 from ._array import Array, wrap, wrap_checked
+from ._devices import CPU
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTE, REAL_OF, DType, bool_
 from ._scalars import INT_BOUNDS as _BOUNDS
 from ._scalars import SCALAR_RESULT, scalar_type
@@ -101,31 +103,58 @@ TABLE: tuple[tuple[str, int, str, str], ...] = (
 _INTEGER_PASSTHROUGH = frozenset({"ceil", "floor", "round", "trunc"})
 
 
+# Note: the hot path reads no globals it can avoid: the CPU backend's function and array
+# type are bound into each closure at import (NumPy's, with the adapter's fixes), so the
+# common case is one identity test; other devices look their backend up by name.
+_CPU_BACKEND = CPU.backend
+_CPU_NDARRAY = _CPU_BACKEND.ndarray
+_new = object.__new__
+_INTEGRAL = KINDS["integral"]
+# Python int bounds by dtype index: an integer dtype's range, unbounded for the others.
+_INF = float("inf")
+_LO = tuple(_BOUNDS[d][0] if d in _BOUNDS else -_INF for d in ALL)
+_HI = tuple(_BOUNDS[d][1] if d in _BOUNDS else _INF for d in ALL)
+
+
 def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
     allowed = CATEGORIES[category]
     result = _RESULT[rule]
     out_of = tuple(result(d) if d in allowed else None for d in ALL)
-    passthrough = name in _INTEGER_PASSTHROUGH
+    # Functions whose integer inputs come back unchanged skip the backend (a copy).
+    copy_of = tuple(name in _INTEGER_PASSTHROUGH and d in _INTEGRAL for d in ALL)
+    cpu_func = getattr(_CPU_BACKEND, name)
 
     def func(x: Array, /) -> Array:
         if type(x) is not Array:
             v.not_an_array(name, x)
-        dtype = x._dtype
-        out = out_of[dtype._i]
+        i = x._dtype._i
+        out = out_of[i]
         if out is None:
-            v.bad_dtype(name, dtype, allowed)
-        if passthrough and dtype in _INTEGRAL:
-            return wrap(x._data.copy(), dtype, x._device)
+            v.bad_dtype(name, x._dtype, allowed)
         device = x._device
-        data = getattr(device.backend, name)(x._data)
-        if type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
-            return wrap_checked(name, data, device, out)
-        return wrap(data, out, device)
+        if copy_of[i]:
+            return wrap(x._data.copy(), out, device)
+        if device is CPU:
+            data = cpu_func(x._data)
+            if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
+                return wrap_checked(name, data, device, out)
+        else:
+            data = getattr(device.backend, name)(x._data)
+            if type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
+                return wrap_checked(name, data, device, out)
+        a = _new(Array)
+        a._data = data
+        a._dtype = out
+        a._device = device
+        return a
 
     return func
 
 
-def _binary(name: str, category: str, rule: str) -> Callable[[Any, Any], Array]:
+def _binary(name: str, category: str, rule: str,
+            dunder: str | None = None) -> Callable[[Any, Any], Any]:
+    """The function ``name``; with ``dunder``, the forward operator of that name instead,
+    which returns NotImplemented for an operand that is neither an array nor a scalar."""
     allowed = CATEGORIES[category]
     result = _RESULT[rule]
     out_of = tuple(
@@ -135,41 +164,60 @@ def _binary(name: str, category: str, rule: str) -> Callable[[Any, Any], Array]:
     )
     scalar_out = {key: result(d) for key, d in SCALAR_RESULT.items()
                   if key[0] in allowed and d in allowed}
+    # The same by dtype index, then by exact Python scalar type: no DType hashing per call.
+    by_type = tuple({t: out for (d, t), out in scalar_out.items() if d is a} for a in ALL)
+    cpu_func = getattr(_CPU_BACKEND, name)
+    label = dunder or name
 
-    def func(x1: Any, x2: Any, /) -> Array:
-        t1, t2 = type(x1), type(x2)
-        if t1 is Array and t2 is Array:
+    def func(x1: Any, x2: Any, /) -> Any:
+        if type(x1) is Array:
             device = x1._device
-            if x2._device is not device:
-                v.mismatch(name, device, x2._device)
-            out = out_of[x1._dtype._i][x2._dtype._i]
-            if out is None:
-                _fail_arrays(name, allowed, x1._dtype, x2._dtype)
-            data = getattr(device.backend, name)(x1._data, x2._data)
-        elif t1 is Array:
-            device = x1._device
-            out = scalar_out.get((x1._dtype, t2))
-            if out is None or t2 is int and x1._dtype in _BOUNDS and not (
-                    _BOUNDS[x1._dtype][0] <= x2 <= _BOUNDS[x1._dtype][1]):
-                out = _with_scalar(name, allowed, scalar_out, x1._dtype, x2)
-            data = getattr(device.backend, name)(x1._data, x2)
-        elif t2 is Array:
+            if type(x2) is Array:
+                if x2._device is not device:
+                    v.mismatch(label, device, x2._device)
+                out = out_of[x1._dtype._i][x2._dtype._i]
+                if out is None:
+                    _fail_arrays(label, allowed, x1._dtype, x2._dtype)
+                b = x2._data
+            else:
+                i = x1._dtype._i
+                t = type(x2)
+                out = by_type[i].get(t)
+                if out is None or (t is int and not _LO[i] <= x2 <= _HI[i]):
+                    if dunder is not None and scalar_type(x2) is None:
+                        return NotImplemented
+                    out = _with_scalar(label, allowed, scalar_out, x1._dtype, x2)
+                    x2 = scalar_type(x2)(x2)  # type: ignore[misc]  # NumPy's float64 -> float
+                b = x2
+            a = x1._data
+        elif type(x2) is Array:
             device = x2._device
-            out = scalar_out.get((x2._dtype, t1))
-            if out is None or t1 is int and x2._dtype in _BOUNDS and not (
-                    _BOUNDS[x2._dtype][0] <= x1 <= _BOUNDS[x2._dtype][1]):
-                out = _with_scalar(name, allowed, scalar_out, x2._dtype, x1)
-            data = getattr(device.backend, name)(x1, x2._data)
+            i = x2._dtype._i
+            t = type(x1)
+            out = by_type[i].get(t)
+            if out is None or (t is int and not _LO[i] <= x1 <= _HI[i]):
+                out = _with_scalar(label, allowed, scalar_out, x2._dtype, x1)
+                x1 = scalar_type(x1)(x1)  # type: ignore[misc]
+            a = x1
+            b = x2._data
         else:
-            _no_array(name, x1, x2)
-        if type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
-            return wrap_checked(name, data, device, out)
-        return wrap(data, out, device)
+            _no_array(label, x1, x2)
+        try:  # free in Python 3.11 unless raised: shapes that do not broadcast
+            data = cpu_func(a, b) if device is CPU else getattr(device.backend, name)(a, b)
+        except ValueError as e:
+            v.fail(label, str(e), ValueError)
+        if device is CPU:
+            if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
+                return wrap_checked(label, data, device, out)
+        elif type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
+            return wrap_checked(label, data, device, out)
+        a = _new(Array)
+        a._data = data
+        a._dtype = out
+        a._device = device
+        return a
 
     return func
-
-
-_INTEGRAL = KINDS["integral"]
 
 
 def _fail_arrays(name: str, allowed: frozenset[DType], a: DType, b: DType) -> None:
@@ -197,6 +245,15 @@ def _no_array(name: str, x1: object, x2: object) -> None:
         if scalar_type(x) is None:
             v.not_an_array(name, x, "x1" if x is x1 else "x2")
     v.fail(name, "at least one argument must be an xpgpu array, got two Python scalars")
+
+
+def operator(dunder: str, name: str) -> Callable[[Any, Any], Any]:
+    """The forward binary operator ``dunder`` (``__add__``) of the function ``name``: the
+    function's own fast path, NotImplemented for operands it does not know."""
+    row = next(r for r in TABLE if r[0] == name)
+    op = _binary(name, row[2], row[3], dunder)
+    op.__name__ = op.__qualname__ = dunder
+    return op
 
 
 def _make(row: tuple[str, int, str, str]) -> Callable[..., Array]:

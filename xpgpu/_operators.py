@@ -4,16 +4,19 @@ https://data-apis.org/array-api/2025.12/API_specification/array_object.html#oper
 
 A row is ``dunder: (function name, mode)``: ``fwd`` calls ``f(self, other)``, ``rev``
 calls ``f(other, self)``, ``inplace`` computes ``f(self, other)`` and writes it into
-``self``, which must keep its dtype and shape; ``unary`` calls ``f(self)``.
+``self``, which must keep its dtype and shape; ``unary`` calls ``f(self)``. An operand
+that is neither an array nor a Python scalar gives NotImplemented, so Python tries the
+other operand's reflected operator and raises TypeError when there is none.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import _validate as v
 from ._array import Array
-from ._elementwise import FUNCTIONS
+from ._elementwise import FUNCTIONS, operator
 from ._linear_algebra import matmul
 from ._scalars import scalar_type
 
@@ -46,9 +49,11 @@ def _is_operand(other: object) -> bool:
 def _make(dunder: str, name: str, mode: str) -> Callable[..., Any]:
     f = _FUNCTIONS[name]
     if mode == "unary":
-        def op(self: Array, /) -> Array:
-            return f(self)
-    elif mode == "fwd":
+        return f  # one argument, an Array: the function itself
+    if mode == "fwd" and name in FUNCTIONS:
+        # The element-wise function's own body, built for the operator: one call deep.
+        return operator(dunder, name)
+    if mode == "fwd":
         def op(self: Array, other: Any, /) -> Any:
             if type(other) in _OPERANDS or _is_operand(other):
                 return f(self, other)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import cupy
+
+from . import _cupy_linalg, _cupy_logspace, _cupy_special
 
 NAME = "cupy"
 xp = cupy
@@ -25,6 +28,16 @@ def use_device(index: int) -> None:
         cupy.cuda.runtime.setDevice(index)
 
 
+# The most dimensions an array may have (CuPy's MAX_NDIM, NumPy's NPY_MAXDIMS).
+MAX_NDIM = 64
+
+
+def on(index: int) -> Any:
+    """The context making CUDA device ``index`` current for allocations and kernels;
+    ``cupy.cuda.Device`` switches (and switches back) only when it is not already."""
+    return cupy.cuda.Device(index)
+
+
 def device_properties(index: int) -> dict[str, Any]:
     props = cupy.cuda.runtime.getDeviceProperties(index)
     name = props["name"]
@@ -41,5 +54,32 @@ def from_host(data: Any, index: int) -> Any:
         return cupy.asarray(data)
 
 
+def synchronize() -> None:
+    """Wait for the work queued on the current device's current stream (for timings)."""
+    cupy.cuda.get_current_stream().synchronize()
+
+
 # Fixes of CuPy's results where they differ from the standard, by the standard's name.
-FIXES: dict[str, Any] = {}
+# Note: cupy.full writes a zero fill value with a memset (ndarray.fill's shortcut), so
+# -0.0 comes out as +0.0; a negative zero is copied from a 0-d array instead.
+def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C") -> Any:
+    if fill_value != 0 or _no_negative_zero(complex(fill_value)):
+        return cupy.full(shape, fill_value, dtype, order)
+    out = cupy.empty(shape, dtype, order)
+    out[...] = cupy.asarray(fill_value, dtype)
+    return out
+
+
+def _no_negative_zero(z: complex) -> bool:
+    return math.copysign(1.0, z.real) > 0 and math.copysign(1.0, z.imag) > 0
+
+
+FIXES: dict[str, Any] = {"full": _full}
+FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
+FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
+FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
+from ._cupy_sorting import FIXES as _SORTING_FIXES  # noqa: E402
+FIXES.update(_SORTING_FIXES)  # sort, argsort, searchsorted, isin, repeat
+from ._cupy_interchange import (  # noqa: E402,F401
+    dlpack_stream, export_dlpack, import_dlpack, to_other_device,
+)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy
+
+from . import _numpy_logspace, _numpy_special
 
 NAME = "numpy"
 xp = numpy
@@ -24,9 +27,24 @@ def device_count() -> int:
     return 1
 
 
+# The most dimensions an array may have (NumPy's NPY_MAXDIMS).
+MAX_NDIM = 64
+_NO_CONTEXT = contextlib.nullcontext()
+
+
+def on(index: int) -> contextlib.AbstractContextManager[Any]:
+    """The context that makes device ``index`` current: nothing to do on the CPU."""
+    return _NO_CONTEXT
+
+
 def asarray_host(obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
     return numpy.asarray(obj, dtype=dtype, copy=copy) if copy is not None else numpy.asarray(obj, dtype=dtype)
 
 
 # Fixes of NumPy's results where they differ from the standard, by the standard's name.
 FIXES: dict[str, Any] = {}
+FIXES["logspace"] = _numpy_logspace.logspace  # exact integer dtypes, no warnings
+FIXES.update(_numpy_special.FIXES)  # element-wise special cases of the standard
+from ._numpy_sorting import FIXES as _SORTING_FIXES  # noqa: E402
+FIXES.update(_SORTING_FIXES)  # searchsorted with a Python scalar
+from ._numpy_interchange import dlpack_stream, export_dlpack, import_dlpack  # noqa: E402,F401
