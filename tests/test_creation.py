@@ -501,3 +501,20 @@ def test_allocation_on_second_gpu() -> None:
     for i, out in enumerate(made):
         assert out.device == target, i
         assert out._data.device.id == target.index, i
+
+
+def test_negative_zero_survives_creation(device) -> None:
+    """-0.0 keeps its sign through asarray (0-d and n-d), full and full_like on every
+    device (CuPy's fill writes zeros with a memset, which drops the sign)."""
+    made = [
+        xp.asarray(-0.0, device=device),
+        xp.asarray([-0.0, 1.0], device=device),
+        xp.asarray(np.asarray(-0.0), device=device),
+        xp.full((3,), -0.0, device=device),
+        xp.full((), -0.0, dtype=xp.float32, device=device),
+        xp.full_like(xp.ones(2, device=device), -0.0),
+    ]
+    for x in made:
+        assert np.signbit(to_numpy(x).flat[0]), x
+    z = to_numpy(xp.full((2,), complex(-0.0, -0.0), device=device))
+    assert np.signbit(z.real).all() and np.signbit(z.imag).all()

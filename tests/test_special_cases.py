@@ -3,7 +3,7 @@ function pages (https://data-apis.org/array-api/2025.12/API_specification/elemen
 checked exactly (signed zeros and NaNs included) on each device and floating dtype.
 
 On CUDA these exercise the fused kernels of ``xpgpu/_backend/_cupy_special.py``
-(floor_divide, remainder, expm1, tanh, sign); on the CPU the NumPy repairs of
+(floor_divide, remainder, expm1, tanh, sign, log, log1p, acosh); on the CPU the NumPy repairs of
 ``xpgpu/_backend/_numpy_special.py`` (floor_divide, pow, expm1, tanh, sign).
 """
 
@@ -193,6 +193,27 @@ def test_tanh_complex(device, dtype) -> None:
 def test_sign_complex(device, dtype) -> None:
     """sign of complex: 0 at 0, NaN + NaN j with any NaN part, z / |z| otherwise."""
     _check_complex(xp.sign, SIGN, device, dtype)
+
+
+# log, log1p and acosh of complex where one part is infinite and the other NaN, and the
+# spec's other cases of these functions (acosh(+-0 + NaN j): the spec allows +-pi/2).
+HALF_PI = math.pi / 2
+LOG = [(inf, nan, (inf, nan)), (-inf, nan, (inf, nan)), (nan, inf, (inf, nan)),
+       (nan, -inf, (inf, nan)), (-0.0, 0.0, (-inf, math.pi)), (0.0, 0.0, (-inf, 0.0)),
+       (inf, 0.0, (inf, 0.0)), (-inf, 1.0, (inf, math.pi)), (nan, nan, (nan, nan)),
+       (1.0, 0.0, (0.0, 0.0))]
+LOG1P = [(inf, nan, (inf, nan)), (-inf, nan, (inf, nan)), (nan, inf, (inf, nan)),
+         (-1.0, 0.0, (-inf, 0.0)), (0.0, 0.0, (0.0, 0.0)), (nan, nan, (nan, nan))]
+ACOSH = [(0.0, nan, (nan, HALF_PI)), (-0.0, nan, (nan, HALF_PI)), (inf, nan, (inf, nan)),
+         (nan, inf, (inf, nan)), (0.0, 0.0, (0.0, HALF_PI)), (nan, nan, (nan, nan))]
+
+
+@pytest.mark.parametrize("func, cases", [(xp.log, LOG), (xp.log1p, LOG1P), (xp.acosh, ACOSH)],
+                         ids=["log", "log1p", "acosh"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_log_family_complex(device, dtype, func, cases) -> None:
+    """log, log1p, acosh of complex at infinities and NaNs (CuPy's give NaN + NaN j)."""
+    _check_complex(func, cases, device, dtype)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -8,6 +8,13 @@ from typing import Any
 import cupy
 
 from . import _cupy_linalg, _cupy_logspace, _cupy_special
+from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
+    dlpack_stream,
+    export_dlpack,
+    import_dlpack,
+    to_other_device,
+)
+from ._cupy_sorting import FIXES as _SORTING_FIXES
 
 NAME = "cupy"
 xp = cupy
@@ -51,6 +58,10 @@ def to_host(data: Any) -> Any:
 
 def from_host(data: Any, index: int) -> Any:
     with cupy.cuda.Device(index):
+        if data.ndim == 0:
+            # Note: CuPy copies a 0-d host array with ndarray.fill, whose zero shortcut
+            # (a memset) turns -0.0 into +0.0; a 1-element copy keeps the sign.
+            return cupy.asarray(data.reshape(1)).reshape(())
         return cupy.asarray(data)
 
 
@@ -66,7 +77,7 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C") -> A
     if fill_value != 0 or _no_negative_zero(complex(fill_value)):
         return cupy.full(shape, fill_value, dtype, order)
     out = cupy.empty(shape, dtype, order)
-    out[...] = cupy.asarray(fill_value, dtype)
+    out[...] = cupy.asarray([fill_value], dtype).reshape(())  # 1-d: a copy, not a fill
     return out
 
 
@@ -78,8 +89,4 @@ FIXES: dict[str, Any] = {"full": _full}
 FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
 FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
-from ._cupy_sorting import FIXES as _SORTING_FIXES  # noqa: E402
 FIXES.update(_SORTING_FIXES)  # sort, argsort, searchsorted, isin, repeat
-from ._cupy_interchange import (  # noqa: E402,F401
-    dlpack_stream, export_dlpack, import_dlpack, to_other_device,
-)

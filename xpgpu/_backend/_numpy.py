@@ -8,6 +8,8 @@ from typing import Any
 import numpy
 
 from . import _numpy_logspace, _numpy_special
+from ._numpy_interchange import dlpack_stream, export_dlpack, import_dlpack  # noqa: F401
+from ._numpy_sorting import FIXES as _SORTING_FIXES
 
 NAME = "numpy"
 xp = numpy
@@ -38,13 +40,13 @@ def on(index: int) -> contextlib.AbstractContextManager[Any]:
 
 
 def asarray_host(obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
-    return numpy.asarray(obj, dtype=dtype, copy=copy) if copy is not None else numpy.asarray(obj, dtype=dtype)
+    if copy is None:
+        return numpy.asarray(obj, dtype=dtype)
+    return numpy.asarray(obj, dtype=dtype, copy=copy)
 
 
 # Fixes of NumPy's results where they differ from the standard, by the standard's name.
 FIXES: dict[str, Any] = {}
 FIXES["logspace"] = _numpy_logspace.logspace  # exact integer dtypes, no warnings
 FIXES.update(_numpy_special.FIXES)  # element-wise special cases of the standard
-from ._numpy_sorting import FIXES as _SORTING_FIXES  # noqa: E402
 FIXES.update(_SORTING_FIXES)  # searchsorted with a Python scalar
-from ._numpy_interchange import dlpack_stream, export_dlpack, import_dlpack  # noqa: E402,F401
