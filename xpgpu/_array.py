@@ -203,7 +203,12 @@ class Array:
         if self._device is not CPU:
             v.fail("__array__", f"implicit conversion of a {self._device} array to NumPy is "
                                 "not allowed; use x.to_device('cpu') or numpy.from_dlpack")
-        return CPU.backend.adapter.asarray_host(self._data, dtype, copy)
+        if copy is not None and copy is not True and copy is not False:
+            v.fail("__array__", f"copy must be True, False or None, not {copy!r}")
+        try:
+            return CPU.backend.adapter.asarray_host(self._data, dtype, copy)
+        except (TypeError, ValueError) as exc:  # a bad dtype, or copy=False needing a copy
+            v.fail("__array__", str(exc).splitlines()[0], type(exc))
 
     # -- representation and pickling ----------------------------------------------------
 

@@ -239,8 +239,8 @@ def _from_array(func: str, x: Array, dtype: DType | None, target: Device | None,
 def _alloc(func: str, name: str, shape: Any, dtype: Any, device: Any,
            fill: Any = None) -> Array:
     """A new array of the backend's ``zeros``/``ones``/``empty`` (``full`` with ``fill``)."""
-    dims = v.shape_arg(func, shape)
     dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
+    dims = v.shape_arg(func, shape, dt.dtype.itemsize)
     target = v.device_or_default(func, device)
     backend = target.backend
     with backend.adapter.on(target.index):
@@ -425,6 +425,7 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     n = v.int_arg(func, num, "num")
     if n < 0:
         v.fail(func, f"num must be non-negative, got {n}", ValueError)
+    v.size_check(func, (n,), 16)
     if endpoint is not True and endpoint is not False:
         v.fail(func, f"endpoint must be True or False, not {endpoint!r}")
     is_complex = complex in kinds
@@ -467,6 +468,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     # Beyond these bounds the diagonal is empty: clamp, so the backend sees small ints.
     diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
     dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
+    v.size_check(func, (rows, cols), dt.dtype.itemsize)
     target = v.device_or_default(func, device)
     backend = target.backend
     with backend.adapter.on(target.index):

@@ -230,7 +230,7 @@ def _source_device(x: Any) -> tuple[Device | None, tuple[int, int]]:
         dev_type, dev_id = x.__dlpack_device__()
     except AttributeError:
         v.fail("from_dlpack", f"{type(x).__name__} has no __dlpack_device__ method, so it "
-                              "does not support DLPack", AttributeError)
+                              "does not support DLPack", v.NoDLPackError)
     if dev_type in _HOST_TYPES:
         return CPU, (dev_type, dev_id)
     if dev_type in _CUDA_TYPES:
@@ -249,7 +249,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         return _from_array(x, target, copy)
     if not hasattr(x, "__dlpack__"):
         v.fail(func, f"{type(x).__name__} has no __dlpack__ method, so it does not "
-                     "support DLPack", AttributeError)
+                     "support DLPack", v.NoDLPackError)
     source, dl = _source_device(x)
     target = target or source
     if target is None:
@@ -293,6 +293,11 @@ def __dlpack__(self: Array, /, *, stream: Any = None, max_version: tuple[int, in
     func = "__dlpack__"
     if copy is not None and copy is not True and copy is not False:
         v.fail(func, f"copy must be True, False or None, not {copy!r}")
+    if max_version is not None and not (
+            type(max_version) is tuple and len(max_version) == 2
+            and all(type(i) is int for i in max_version)):
+        v.fail(func, f"max_version must be None or a (major, minor) pair of ints, "
+                     f"not {max_version!r}")
     device = self._device
     data = self._data
     if dl_device is not None:

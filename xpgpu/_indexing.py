@@ -158,7 +158,12 @@ def __setitem__(self: Array, key: Any, value: Any, /) -> None:
     elif v.scalar_result("__setitem__", dtype, value) is not dtype:
         v.fail("__setitem__", f"cannot assign a Python {type(value).__name__} to an array of "
                               f"dtype {dtype.name}")
-    self._data[bkey] = value
+    try:
+        self._data[bkey] = value
+    except ValueError as exc:  # the value does not broadcast to the indexed shape
+        v.fail("__setitem__", f"cannot assign the value: {exc}", ValueError)
+    except IndexError as exc:  # an integer index out of bounds
+        v.fail("__setitem__", str(exc), IndexError)
 
 
 _version.on_switch(_switch)

@@ -181,6 +181,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
         dims = tuple(size // known if s == -1 else s for s in dims)
     elif known != size:
         v.fail(func, f"cannot reshape an array of size {size} into shape {shape}", ValueError)
+    v.size_check(func, dims, x._data.dtype.itemsize)
     backend = x._device.backend
     data = backend.reshape(x._data, dims)
     if copy:
@@ -234,17 +235,23 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *,
     x = array_arg(func, x)
     backend = x._device.backend
     if axis is None:
-        s = v.int_arg(func, shift, "shift")
+        s = _shift(func, shift, x.size)
         data = backend.reshape(backend.roll(backend.reshape(x._data, (-1,)), s), x.shape)
         return wrap(data, x._dtype, x._device)
     axes = v.axis_tuple_arg(func, axis, x.ndim, unique=False)
     if isinstance(shift, tuple):
-        shifts = tuple(v.int_arg(func, s, "shift") for s in shift)
-        if len(shifts) != len(axes):
+        if len(shift) != len(axes):
             v.fail(func, f"shift {shift} and axis {axis} must have the same length", ValueError)
+        shifts = tuple(_shift(func, s, x.shape[a]) for s, a in zip(shift, axes, strict=True))
     else:
-        shifts = (v.int_arg(func, shift, "shift"),) * len(axes)
+        shifts = tuple(_shift(func, shift, x.shape[a]) for a in axes)
     return wrap(backend.roll(x._data, shifts, axis=axes), x._dtype, x._device)
+
+
+def _shift(func: str, shift: object, n: int) -> int:
+    """A shift of any size, reduced modulo the axis length (the backends take an intp)."""
+    s = v.int_arg(func, shift, "shift")
+    return s % n if n else 0
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
@@ -275,6 +282,8 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         counts = v.int_arg(func, repeats, "repeats")
         if counts < 0:
             v.fail(func, f"repeats must be non-negative, got {counts}", ValueError)
+        v.size_check(func, (*data.shape[:a], n * counts, *data.shape[a + 1:]),
+                     data.dtype.itemsize)
     return wrap(backend.repeat(data, counts, axis=a), x._dtype, x._device)
 
 
@@ -285,4 +294,9 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     reps = _shape_tuple(func, repetitions, "repetitions")
     if any(r is None or r < 0 for r in reps):
         v.fail(func, f"repetitions must be non-negative ints, got {repetitions}", ValueError)
+    pad = max(len(reps), x.ndim)
+    shape = (1,) * (pad - x.ndim) + x.shape
+    reps_full = (1,) * (pad - len(reps)) + reps
+    v.size_check(func, tuple(a * b for a, b in zip(shape, reps_full, strict=True)),
+                 x._data.dtype.itemsize)
     return wrap(x._device.backend.tile(x._data, reps), x._dtype, x._device)

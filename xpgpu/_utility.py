@@ -58,6 +58,11 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
             v.fail(func, f"{name} of shape {y.shape} must match x's shape {x.shape} except "
                          f"along axis {a}", ValueError)
         extra[name] = y._data
+    length = x.shape[a] + sum(y.shape[a] for y in extra.values())
+    if n >= length:
+        # Note: NumPy and CuPy loop n times; past the axis length the result is empty.
+        empty = (slice(None),) * a + (slice(0, 0),)
+        return wrap(x._data[empty].copy(), x._dtype, x._device)
     data = x._device.backend.diff(x._data, n=n, axis=a, **extra)
     if data.dtype is x._dtype.dtype:
         return wrap(data, x._dtype, x._device)

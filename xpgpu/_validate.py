@@ -8,6 +8,7 @@ are built only on failure. Error types: ``TypeError`` for types and dtypes,
 
 from __future__ import annotations
 
+import operator
 from typing import NoReturn
 
 from . import _devices
@@ -22,6 +23,11 @@ class DeviceMismatchError(ValueError):
 
 class CopyRequiredError(BufferError, ValueError):
     """copy=False where a copy is needed (from_dlpack): the standard names both errors."""
+
+
+class NoDLPackError(AttributeError, TypeError):
+    """from_dlpack of an object without DLPack methods: the standard names AttributeError,
+    and a TypeError is what a wrong argument type raises everywhere else."""
 
 
 class AxisError(ValueError, IndexError):
@@ -143,12 +149,22 @@ def kind_arg(func: str, kind: object) -> frozenset[DType]:
 
 # ---- integers and axes ----------------------------------------------------------------
 
+# The backend's largest size (intp is 64-bit on every supported platform): an array of more
+# bytes never reaches the backend, whose errors name no function (see size_check).
+INTP_MAX = 2**63 - 1
+
+
 def int_arg(func: str, value: object, name: str) -> int:
+    """An int argument (a Python int, or an object with ``__index__``), of any size."""
     if type(value) is int:
         return value  # type: ignore[return-value]
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         fail(func, f"{name} must be an int, not {type(value).__name__}")
-    return value.__index__()  # type: ignore[attr-defined, no-any-return]
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError) as exc:
+        reason = str(exc).removeprefix("__index__: ")
+        fail(func, f"{name} must be an int, not {type(value).__name__} ({reason})", type(exc))
 
 
 def axis_arg(func: str, axis: object, ndim: int, name: str = "axis") -> int:
@@ -172,8 +188,8 @@ def axes_arg(func: str, axis: object, ndim: int, name: str = "axis") -> tuple[in
     return (axis_arg(func, axis, ndim, name),)
 
 
-def shape_arg(func: str, shape: object) -> tuple[int, ...]:
-    """A shape: an int or a tuple of non-negative ints."""
+def shape_arg(func: str, shape: object, itemsize: int = 1) -> tuple[int, ...]:
+    """A shape: an int or a tuple of non-negative ints, of at most INTP_MAX bytes in all."""
     if isinstance(shape, (tuple, list)):
         dims = tuple(int_arg(func, s, "shape") for s in shape)
     else:
@@ -181,7 +197,20 @@ def shape_arg(func: str, shape: object) -> tuple[int, ...]:
     for s in dims:
         if s < 0:
             fail(func, f"negative dimension {s} in shape {dims}", ValueError)
+    size_check(func, dims, itemsize)
     return dims
+
+
+def size_check(func: str, dims: tuple[int, ...], itemsize: int = 1) -> None:
+    """Refuse a result of more than INTP_MAX bytes (zero dims count as one, as NumPy's)."""
+    total = itemsize
+    for s in dims:
+        if s > 1:
+            total *= s
+    if total > INTP_MAX:
+        each = f" with {itemsize}-byte elements" if itemsize > 1 else ""
+        fail(func, f"an array of shape {dims}{each} is too big (more than {INTP_MAX} bytes)",
+             ValueError)
 
 
 def bool_arg(func: str, value: object, name: str) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _validate as v
-from ._array import Array, array_arg, wrap_checked
+from ._array import Array, array_arg, wrap, wrap_checked
 from ._dtypes import CATEGORIES, COMPLEX_OF, REAL_OF, DType, float64
 
 __all__ = [
@@ -72,6 +72,7 @@ def _make_1d(name: str) -> Callable[..., Array]:
         size = _default_length(name, kind, x.shape[ax], ax) if n is None \
             else _length(name, n, "n")
         norm = _norm_arg(name, norm)
+        v.size_check(name, (*x.shape[:ax], size, *x.shape[ax + 1:]), 16)
         backend = x._device.backend
         data = getattr(backend.fft, name)(x._data, n=size, axis=ax, norm=norm)
         return wrap_checked(name, data, x._device, result(x._dtype))
@@ -108,6 +109,10 @@ def _make_nd(name: str) -> Callable[..., Array]:
                       if v.int_arg(name, si, "s") == -1 else _length(name, si, "s")
                       for i, (si, a) in enumerate(zip(s, ax, strict=False)))
         norm = _norm_arg(name, norm)
+        out = list(shape)
+        for a, si in zip(ax, sizes, strict=True):
+            out[a] = si
+        v.size_check(name, tuple(out), 16)
         if not ax:
             return wrap_checked(name, x._data.copy(), x._device, x._dtype)
         backend = x._device.backend
@@ -147,6 +152,7 @@ irfftn = _make_nd("irfftn")
 
 def _freq(name: str, n: object, d: object, dtype: object, device: object) -> Array:
     size = _length(name, n, "n")
+    v.size_check(name, (size,), 8)
     if isinstance(d, bool) or not isinstance(d, (int, float)):
         v.fail(name, f"d must be a Python float, not {type(d).__name__}")
     if not d:
@@ -181,6 +187,8 @@ def _shift(name: str, x: Array, axes: object) -> Array:
         ax = _axes_list(name, axes, x.ndim)
     else:
         ax = (v.axis_arg(name, axes, x.ndim, "axes"),)
+    if not ax:  # Note: NumPy's roll fails on an empty tuple of axes (a 0-d x).
+        return wrap(x._data.copy(), x._dtype, x._device)
     data = getattr(x._device.backend.fft, name)(x._data, axes=ax)
     return wrap_checked(name, data, x._device, x._dtype)
 

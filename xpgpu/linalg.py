@@ -202,11 +202,21 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
                     wrap_checked("qr", r, x._device, x._dtype))
 
 
+def _svd(func: str, x: Array, full: bool) -> Any:
+    """The backend's full SVD (u, s, vh) of finite matrices."""
+    # Note: LAPACK's gesdd (NumPy) never returns on a matrix holding inf, and on nan it
+    # raises LinAlgError ("SVD did not converge"): non-finite input is refused up front
+    # with that ValueError on every device, at the cost of one reduction.
+    if not bool(x._device.backend.isfinite(x._data).all()):
+        v.fail(func, "x holds inf or nan, on which the SVD does not converge", ValueError)
+    return _call(func, x._device, "svd", x._data, full_matrices=full)
+
+
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """Singular value decomposition. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.svd.html"""
     x = _matrices("svd", x)
     full = _bool_arg("svd", full_matrices, "full_matrices")
-    u, s, vh = _call("svd", x._device, "svd", x._data, full_matrices=full)
+    u, s, vh = _svd("svd", x, full)
     return SVDResult(wrap_checked("svd", u, x._device, x._dtype),
                      wrap_checked("svd", s, x._device, REAL_OF.get(x._dtype, x._dtype)),
                      wrap_checked("svd", vh, x._device, x._dtype))
@@ -267,7 +277,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """Moore-Penrose pseudo-inverse. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.pinv.html"""
     x = _matrices("pinv", x)
     backend = x._device.backend
-    u, s, vh = _call("pinv", x._device, "svd", x._data, full_matrices=False)
+    u, s, vh = _svd("pinv", x, False)
     keep = _large("pinv", x, rtol, s)
     s = backend.where(keep, 1 / backend.where(keep, s, 1), 0).astype(s.dtype, copy=False)
     if x._dtype in _COMPLEX:
@@ -317,10 +327,17 @@ def outer(x1: Array, x2: Array, /) -> Array:
     return wrap_checked("outer", data, device, dtype)
 
 
+def _offset(func: str, x: Array, offset: object) -> int:
+    """A diagonal offset, clamped to [-rows, cols]: beyond, the diagonal is empty (and the
+    backends take a C int)."""
+    k = v.int_arg(func, offset, "offset")
+    return max(-x.shape[-2], min(k, x.shape[-1]))  # type: ignore[operator]
+
+
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """Diagonals of matrices. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.diagonal.html"""
     x = _matrices("diagonal", x, allowed=CATEGORIES["all"])
-    offset = v.int_arg("diagonal", offset, "offset")
+    offset = _offset("diagonal", x, offset)
     data = x._device.backend.diagonal(x._data, offset=offset, axis1=-2, axis2=-1)
     return wrap(data, x._dtype, x._device)
 
@@ -328,7 +345,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
     """Sums along diagonals. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.trace.html"""
     x = _matrices("trace", x, allowed=_NUMERIC)
-    offset = v.int_arg("trace", offset, "offset")
+    offset = _offset("trace", x, offset)
     if dtype is None:
         # Note: narrower integers sum in the default integer dtype (or its unsigned twin).
         out = int64 if x._dtype in _SIGNED_NARROW else \
@@ -351,9 +368,9 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     func = "matrix_norm"
     x = _matrices(func, x)
     keepdims = _bool_arg(func, keepdims, "keepdims")
-    if isinstance(ord, bool) or ord not in _MATRIX_ORDS:
+    if type(ord) not in (int, float, str) or ord not in _MATRIX_ORDS:
         v.fail(func, f"ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf, not {ord!r}",
-               ValueError)
+               ValueError if type(ord) in (int, float, str) else TypeError)
     backend = x._device.backend
     real = REAL_OF.get(x._dtype, x._dtype)
     if ord in ("nuc", 2, -2):
