@@ -109,17 +109,21 @@ def read_list(path: str | os.PathLike[str]) -> dict[str, str]:
     """
     entries: dict[str, str] = {}
     reason = ""
+    after_comment = False
     for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
         line = raw.strip()
+        comment = line.startswith("#")
         if not line:
             reason = ""
-        elif line.startswith("#"):
-            reason = line.lstrip("#").strip()
+        elif comment:  # the lines of one comment block are joined
+            text = line.lstrip("#").strip()
+            reason = f"{reason} {text}" if after_comment else text
         elif not reason or "http" not in reason:
             raise ValueError(f"{path}:{number}: entry {line!r} needs a '# reason — link' "
                              "comment line directly above it")
         else:
             entries[line] = reason
+        after_comment = comment
     return entries
 
 
