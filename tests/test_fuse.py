@@ -511,7 +511,60 @@ def test_source_scalars_are_arguments():
     assert src == fused.source(7.0, 3.0, x)
     assert "float32 s0" in src and "xpgpu_fused_axpy" in src
     assert "__int_as_float(0x3f800000)" in src  # the constant 1, exactly
-    assert "_xpgpu_opaque" in src.split("// operation:")[1]  # no FMA across operations
+    # Each floating-point operation is a call never inlined (no FMA across operations).
+    assert src.count("__device__ __noinline__ float _xpgpu_") == 2
+
+
+@needs_cupy
+def test_fused_loops_are_eager_loops(device):
+    """Fused code runs the loops of the ufunc the eager function calls, for every
+    element-wise function of the standard: none falls back to a CuPy ufunc that the eager
+    function does not use (only code generation: runs wherever CuPy is importable)."""
+    from xpgpu import _elementwise
+    from xpgpu._backend import _cupy_fuse
+
+    names = {n for n, _, _ in ELEMENTWISE}
+    table = {row[0] for row in _elementwise.TABLE}
+    assert table <= names, sorted(table - names)  # every function is covered below
+    _cupy_fuse.DIFFERS_FROM_EAGER.clear()
+    for name, arity, dtype in ELEMENTWISE:
+        func, args = _elementwise_args(device, name, arity, dtype)
+        xp.fuse(func, kernel_name=f"{name}_{dtype}").source(*args)
+    assert not _cupy_fuse.DIFFERS_FROM_EAGER
+
+
+_SASS_TOOLS = ("nvcc", "cuobjdump", "nvdisasm")
+
+
+@needs_cupy
+@pytest.mark.skipif(any(shutil.which(t) is None for t in _SASS_TOOLS),
+                    reason="nvcc, cuobjdump or nvdisasm is not on PATH")
+def test_sass_has_no_fma_across_operations():
+    """a * x + y and 1 + mu * dt * d, compiled by nvcc for sm_90 with the defaults
+    (--fmad=true, as NVRTC compiles CuPy's kernels): the machine code multiplies and adds
+    separately, as eager code does, never in one FFMA/DFMA."""
+    include = os.path.join(os.path.dirname(cupy.__file__), "_core", "include")
+    cases = []
+    for dtype in ("float32", "float64"):
+        x = xp.asarray(np.ones(4, dtype=dtype))
+        cases.append((lambda a, x, y: a * x + y, (2.0, x, x)))
+        cases.append((lambda mu, dt, d: 1 + mu * dt * d, (0.37, 1e-3, x)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (func, args) in enumerate(cases):
+            [(_name, src)] = xp.fuse(func, kernel_name=f"k{i}").standalone_sources(*args)
+            path = os.path.join(tmp, f"k{i}.cu")
+            with open(path, "w") as f:
+                f.write(src)
+            r = subprocess.run(["nvcc", "-std=c++17", "-arch=sm_90", "-cubin", "-I", include,
+                                path, "-o", path + ".cubin"], capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr[-4000:]
+            r = subprocess.run(["cuobjdump", "-sass", path + ".cubin"],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr[-4000:]
+            ops = [w for line in r.stdout.splitlines() for w in line.split()
+                   if w.rstrip(";") in ("FFMA", "DFMA", "FMUL", "DMUL", "FADD", "DADD")]
+            assert not {"FFMA", "DFMA"} & set(ops), (i, ops)
+            assert {"FMUL", "DMUL"} & set(ops) and {"FADD", "DADD"} & set(ops), (i, ops)
 
 
 @needs_cupy

@@ -5,10 +5,12 @@ the eager function calls, picked by CuPy's own loop selection), wrapped in a dev
 function, so that a fused result is bit for bit the eager one. Two things keep it so:
 
 - The kernel is compiled with NVRTC's defaults, as CuPy compiles its ufuncs (``--fmad``
-  is on there too), and every floating-point intermediate passes through an opaque
-  register barrier (an empty inline ``asm``): a multiply of one operation is never
-  contracted with an add of the next into an FMA, which eager, one kernel per
-  operation, cannot do. Inside one operation the code contracts exactly as CuPy's does.
+  is on there too), and each floating-point operation is a ``__noinline__`` device
+  function: ptxas contracts a multiply and an add into an FMA only within one function,
+  so the multiply of one operation is never contracted with the add of the next, which
+  eager code, one kernel per operation, cannot do. (An empty inline ``asm`` between them
+  does not stop it: that acts on NVVM, not on ptxas.) Inside one operation the code
+  contracts exactly as CuPy's does.
 - Python scalars are converted on the host exactly as CuPy converts them (NumPy's
   assignment into the dtype), and passed as kernel arguments of that C type; constants
   of the function are emitted as exact bit patterns (``__int_as_float(0x7f800000)``),
@@ -26,6 +28,8 @@ from typing import Any
 import cupy
 import numpy
 from cupy._core import _scalar
+
+from . import _cupy_special
 
 # Note: CuPy's ufunc objects expose their loops (``_ops``), loop selection
 # (``_guess_routine_from_in_types``) and preambles only as private attributes; CuPy's
@@ -49,21 +53,7 @@ _RENAMES = {
     "bitwise_invert": "invert", "pow": "power",
 }
 
-_BARRIER = r"""
-template <typename T> __device__ __forceinline__ T _xpgpu_opaque(T v) { return v; }
-__device__ __forceinline__ float _xpgpu_opaque(float v) { asm volatile("" : "+f"(v)); return v; }
-__device__ __forceinline__ double _xpgpu_opaque(double v) { asm volatile("" : "+d"(v)); return v; }
-__device__ __forceinline__ thrust::complex<float> _xpgpu_opaque(thrust::complex<float> v) {
-  float re = v.real(), im = v.imag();
-  asm volatile("" : "+f"(re), "+f"(im));
-  return thrust::complex<float>(re, im);
-}
-__device__ __forceinline__ thrust::complex<double> _xpgpu_opaque(thrust::complex<double> v) {
-  double re = v.real(), im = v.imag();
-  asm volatile("" : "+d"(re), "+d"(im));
-  return thrust::complex<double>(re, im);
-}
-"""
+_FLOATING = {"f", "c"}  # the dtype kinds whose operations are never inlined
 
 compiled_kernels = 0  # how many ElementwiseKernel objects fuse has built
 
@@ -135,7 +125,9 @@ class _Routines:
             found = registered(dtypes)
             if found is not None:
                 return (*found, ())
-        fn = getattr(self.backend, name)
+        # The special-case fixes' own ufuncs first: the backend's floor_divide and
+        # remainder are Python wrappers (casting scalars) around them.
+        fn = _cupy_special.UFUNCS.get(name) or getattr(self.backend, name)
         extra: tuple[str, ...] = ()
         if name == "round":
             # Note: cupy.round is a Python function calling the ufunc _round_ufunc(x, 0).
@@ -150,8 +142,8 @@ class _Routines:
         return fn._preamble, op.routine, op.in_types, op.out_types[0], extra
 
     def call(self, name: str, args: list[str], dtypes: tuple[numpy.dtype, ...],
-             out: numpy.dtype) -> tuple[str, str]:
-        """The name of the device function computing ``name`` on ``dtypes`` into ``out``."""
+             out: numpy.dtype) -> str:
+        """A C call of the device function computing ``name`` on ``dtypes`` into ``out``."""
         key = (name, dtypes, out)
         fname = self.names.get(key)
         if fname is None:
@@ -161,7 +153,7 @@ class _Routines:
             fname = self.names[key] = f"_xpgpu_{name}_{len(self.names)}"
             tn = self.typename
             n = len(dtypes)
-            params = [f"const {tn(d)} &in{i}_" for i, d in enumerate(dtypes)]
+            params = [f"{tn(d)} in{i}_" for i, d in enumerate(dtypes)]
             body = [f"typedef {tn(t)} in{i}_type;" for i, t in enumerate(loop_in)]
             body.append(f"typedef {tn(loop_out)} out0_type;")
             # The arguments are converted to the loop's types here, as CuPy's kernels
@@ -170,11 +162,18 @@ class _Routines:
             body += [f"{tn(t)} in{i} = {e};" for i, (t, e) in
                      enumerate(zip(loop_in[n:], extra, strict=True), n)]
             body += [f"{tn(loop_out)} out0;", routine.strip().rstrip(";") + ";",
-                     "out0_ = out0;"]
+                     f"{tn(out)} out0_;", "out0_ = out0;", "return out0_;"]
+            # A floating-point operation is a call that is never inlined: ptxas (fmad on,
+            # as for CuPy's kernels) contracts a multiply and an add into an FMA only
+            # within one function, so one operation's multiply never meets the next one's
+            # add, as in eager code (one kernel per operation). Inside the function the
+            # operation's own code is compiled, and contracts, exactly as in CuPy's kernel.
+            inline = "__noinline__" if _FLOATING & {d.kind for d in (*dtypes, out)} \
+                else "__forceinline__"
             self.functions.append(
-                f"__device__ __forceinline__ void {fname}({', '.join(params)}, "
-                f"{tn(out)} &out0_) {{\n  " + "\n  ".join(body) + "\n}")
-        return fname, f"{fname}({', '.join(args)}, %s);"
+                f"__device__ {inline} {tn(out)} {fname}({', '.join(params)}) {{\n  "
+                + "\n  ".join(body) + "\n}")
+        return f"{fname}({', '.join(args)})"
 
     def typename(self, dtype: numpy.dtype) -> str:
         return _scalar.get_typename(dtype, self.decls)  # type: ignore[no-any-return]
@@ -262,13 +261,8 @@ def build(graph: Any, outputs: list[int], name: str, backend: Any) -> FusedKerne
         elif op in ("real", "imag"):
             expr = f"{a[0]}.{op}()"
         else:
-            _, call = routines.call(
+            expr = routines.call(
                 node.data, a, tuple(nodes[j].dtype.dtype for j in node.args), dt)
-            lines.append(f"{t} v{i};")
-            lines.append(call % f"v{i}")
-            if dt.kind in "fc":
-                lines.append(f"v{i} = _xpgpu_opaque(v{i});")
-            continue
         lines.append(f"const {t} v{i} = {expr};")
     lines += [f"o{k} = v{n};" for k, n in enumerate(outputs)]
     arrays = {nodes[i].data: nodes[i].dtype for i in live if nodes[i].op == "array"}
@@ -276,7 +270,7 @@ def build(graph: Any, outputs: list[int], name: str, backend: Any) -> FusedKerne
     in_params = [f"{arrays[j].name} a{j}" for j in sorted(arrays)]
     in_params += [f"{graph.scalars[j][1].name} s{j}" for j in scalars]
     out_params = [f"{nodes[n].dtype.dtype.name} o{k}" for k, n in enumerate(outputs)]
-    preamble = "\n".join([_scalar.format_type_decls(decls), *routines.preambles, _BARRIER,
+    preamble = "\n".join([_scalar.format_type_decls(decls), *routines.preambles,
                           *routines.functions])
     return FusedKernel(c_identifier(name), ", ".join(in_params), ", ".join(out_params),
                        "\n".join(lines), preamble, sorted(arrays), scalars)

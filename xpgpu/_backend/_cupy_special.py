@@ -275,3 +275,7 @@ FIXES: dict[str, Any] = {
     "log1p": _log1p,
     "acosh": _acosh,
 }
+
+# Each fix's ufunc by spec name, for fuse to run the same loops (_cupy_fuse).
+UFUNCS: dict[str, Any] = {name: f for name, f in FIXES.items() if isinstance(f, cupy.ufunc)}
+UFUNCS.update(floor_divide=_floor_divide, remainder=_remainder)
