@@ -16,7 +16,7 @@ from typing import Any
 from . import _validate as v
 from ._array import Array, wrap, wrap_checked
 from ._devices import CPU
-from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTE, REAL_OF, DType, bool_
+from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTE, REAL_OF, DType, bool_, int64
 from ._scalars import INT_BOUNDS as _BOUNDS
 from ._scalars import SCALAR_RESULT, scalar_type
 
@@ -112,8 +112,26 @@ _new = object.__new__
 _INTEGRAL = KINDS["integral"]
 # Python int bounds by dtype index: an integer dtype's range, unbounded for the others.
 _INF = float("inf")
-_LO = tuple(_BOUNDS[d][0] if d in _BOUNDS else -_INF for d in ALL)
-_HI = tuple(_BOUNDS[d][1] if d in _BOUNDS else _INF for d in ALL)
+# Python ints outside these bounds take the slow path: out of range for an integer
+# dtype (OverflowError), or beyond int64 for a floating one (converted by _plain).
+_LO = tuple(_BOUNDS[d][0] if d in _BOUNDS else _BOUNDS[int64][0] for d in ALL)
+_HI = tuple(_BOUNDS[d][1] if d in _BOUNDS else _BOUNDS[int64][1] for d in ALL)
+
+
+def _plain(name: str, value: Any, dtype: DType) -> Any:
+    """A validated Python scalar as the plain Python type the backends take: NumPy's
+    float64 as float, and, with a floating array, an int beyond int64 as a float."""
+    t = scalar_type(value)
+    value = t(value)  # type: ignore[misc]
+    if t is int and dtype not in _INTEGRAL and not -(1 << 63) <= value < (1 << 63):
+        # Note: CuPy converts a Python int to a C long first ("Python int too large to
+        # convert to C long"); NumPy converts it to the array's dtype, as float does here.
+        try:
+            return float(value)
+        except OverflowError:
+            v.fail(name, f"Python int {value} is out of range for dtype {dtype.name}",
+                   OverflowError)
+    return value
 
 
 def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
@@ -187,7 +205,7 @@ def _binary(name: str, category: str, rule: str,
                     if dunder is not None and scalar_type(x2) is None:
                         return NotImplemented
                     out = _with_scalar(label, allowed, scalar_out, x1._dtype, x2)
-                    x2 = scalar_type(x2)(x2)  # type: ignore[misc]  # NumPy's float64 -> float
+                    x2 = _plain(label, x2, x1._dtype)
                 b = x2
             a = x1._data
         elif type(x2) is Array:
@@ -197,7 +215,7 @@ def _binary(name: str, category: str, rule: str,
             out = by_type[i].get(t)
             if out is None or (t is int and not _LO[i] <= x1 <= _HI[i]):
                 out = _with_scalar(label, allowed, scalar_out, x2._dtype, x1)
-                x1 = scalar_type(x1)(x1)  # type: ignore[misc]
+                x1 = _plain(label, x1, x2._dtype)
             a = x1
             b = x2._data
         else:

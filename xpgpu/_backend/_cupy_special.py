@@ -143,14 +143,14 @@ template <typename T>
 __device__ complex<T> xpgpu_log(complex<T> z) {
     T a = z.real();
     T b = z.imag();
-    return xpgpu_inf_nan(a, b) ? complex<T>(fabs(a) + fabs(b), a - a + b - b) : log(z);
+    return xpgpu_inf_nan(a, b) ? complex<T>(fabs(isinf(a) ? a : b), a - a + b - b) : log(z);
 }
 
 template <typename T>
 __device__ complex<T> xpgpu_log1p(complex<T> z) {
     T a = z.real();
     T b = z.imag();
-    return xpgpu_inf_nan(a, b) ? complex<T>(fabs(a) + fabs(b), a - a + b - b) : log1p(z);
+    return xpgpu_inf_nan(a, b) ? complex<T>(fabs(isinf(a) ? a : b), a - a + b - b) : log1p(z);
 }
 
 template <typename T>
@@ -160,7 +160,7 @@ __device__ complex<T> xpgpu_acosh(complex<T> z) {
     if (a == 0 && isnan(b)) {
         return complex<T>(b, T(1.5707963267948966192313216916397514));
     }
-    return xpgpu_inf_nan(a, b) ? complex<T>(fabs(a) + fabs(b), a - a + b - b) : acosh(z);
+    return xpgpu_inf_nan(a, b) ? complex<T>(fabs(isinf(a) ? a : b), a - a + b - b) : acosh(z);
 }
 """
 
