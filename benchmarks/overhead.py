@@ -22,6 +22,7 @@ import importlib.util
 import os
 import platform
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +40,7 @@ xs = (importlib.import_module("array_api_strict")
 
 N = 16
 REPEAT = 5
+WARMUP_S = 0.5  # seconds of untimed calls before each comparison
 # (operation, target kind, target value) per device kind; "diff" in µs, "ratio" of times,
 # "throughput" ratio of bandwidths (higher is better).
 TARGETS = {
@@ -70,6 +72,11 @@ def best_us(funcs: dict[str, Callable[[], Any]], sync: Callable[[], None], secon
     alternate, so a change of machine load touches them all alike. Each timing is ``number``
     calls (by default as many as last about ``seconds``) and one synchronisation."""
     bodies = {}
+    warm_until = time.perf_counter() + (WARMUP_S if seconds else 0.0)
+    while time.perf_counter() < warm_until:  # caches, kernels, GPU clocks: before timing
+        for func in funcs.values():
+            func()
+        sync()
     for name, func in funcs.items():
         n = number or calibrate(func, sync, seconds)
 

@@ -242,12 +242,13 @@ def _alloc(func: str, name: str, shape: Any, dtype: Any, device: Any,
     dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
     dims = v.shape_arg(func, shape, dt.dtype.itemsize)
     target = v.device_or_default(func, device)
+    # The allocation runs on the target: with several GPUs, reading target.backend
+    # makes it current (DeviceBackend); with one, it is the only one.
     backend = target.backend
-    with backend.adapter.on(target.index):
-        if fill is None:
-            data = getattr(backend, name)(dims, dtype=dt.dtype)
-        else:
-            data = backend.full(dims, fill, dtype=dt.dtype)
+    if fill is None:
+        data = getattr(backend, name)(dims, dtype=dt.dtype)
+    else:
+        data = backend.full(dims, fill, dtype=dt.dtype)
     return wrap(data, dt, target)
 
 
@@ -255,12 +256,11 @@ def _like(func: str, name: str, x: Any, dtype: Any, device: Any, fill: Any = Non
     x = array_arg(func, x)
     dt = x._dtype if dtype is None else v.dtype_arg(func, dtype)
     target = x._device if device is None else v.device_arg(func, device)
-    backend = target.backend
-    with backend.adapter.on(target.index):
-        if fill is None:
-            data = getattr(backend, name)(x._data.shape, dtype=dt.dtype)
-        else:
-            data = backend.full(x._data.shape, fill, dtype=dt.dtype)
+    backend = target.backend  # current on reading, as in _alloc
+    if fill is None:
+        data = getattr(backend, name)(x._data.shape, dtype=dt.dtype)
+    else:
+        data = backend.full(x._data.shape, fill, dtype=dt.dtype)
     return wrap(data, dt, target)
 
 

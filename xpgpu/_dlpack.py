@@ -320,7 +320,8 @@ def __dlpack__(self: Array, /, *, stream: Any = None, max_version: tuple[int, in
         dl_device = None  # now the data's own device
     if device is CPU and stream is not None:
         v.fail(func, f"stream must be None for a cpu array, got {stream!r}", ValueError)
-    if stream is not None and (type(stream) is not int or stream == 0 or stream < -1):
+    if stream is not None and (
+            type(stream) is not int or stream == 0 or not -1 <= stream < 1 << 63):
         v.fail(func, f"stream must be None, -1, 1, 2 or a CUDA stream pointer, not {stream!r}",
                ValueError if type(stream) is int else TypeError)
     return device.backend.adapter.export_dlpack(data, stream, max_version, dl_device, copy)

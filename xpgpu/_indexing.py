@@ -130,6 +130,9 @@ def __getitem__(self: Array, key: Any, /) -> Array:
             raise IndexError(f"__getitem__: {e}") from None
         except IndexError as e:
             raise IndexError(f"__getitem__: {e}") from None
+    elif (t is Array and key._dtype is bool_ and key._device is self._device
+          and key._data.shape == data.shape):
+        result = data[key._data]  # fast path: a mask of the array's own shape
     else:
         try:
             bkey = backend_key(self, key, "__getitem__")

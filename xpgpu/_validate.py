@@ -190,6 +190,8 @@ def axes_arg(func: str, axis: object, ndim: int, name: str = "axis") -> tuple[in
 
 def shape_arg(func: str, shape: object, itemsize: int = 1) -> tuple[int, ...]:
     """A shape: an int or a tuple of non-negative ints, of at most INTP_MAX bytes in all."""
+    if type(shape) is int and 0 <= shape <= INTP_MAX // itemsize:  # fast path: one dim
+        return (shape,)
     if isinstance(shape, (tuple, list)):
         dims = tuple(int_arg(func, s, "shape") for s in shape)
     else:
