@@ -157,8 +157,9 @@ def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
             if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
                 return wrap_checked(name, data, device, out)
         else:
-            data = getattr(device.backend, name)(x._data)
-            if type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
+            backend = device.backend
+            data = getattr(backend, name)(x._data)
+            if type(data) is not backend.ndarray or data.dtype is not out.dtype:
                 return wrap_checked(name, data, device, out)
         a = _new(Array)
         a._data = data
@@ -220,15 +221,21 @@ def _binary(name: str, category: str, rule: str,
             b = x2._data
         else:
             _no_array(label, x1, x2)
-        try:  # free in Python 3.11 unless raised: shapes that do not broadcast
-            data = cpu_func(a, b) if device is CPU else getattr(device.backend, name)(a, b)
-        except ValueError as e:
-            v.fail(label, str(e), ValueError)
         if device is CPU:
+            try:  # free in Python 3.11 unless raised: shapes that do not broadcast
+                data = cpu_func(a, b)
+            except ValueError as e:
+                v.fail(label, str(e), ValueError)
             if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
                 return wrap_checked(label, data, device, out)
-        elif type(data) is not device.backend.ndarray or data.dtype is not out.dtype:
-            return wrap_checked(label, data, device, out)
+        else:
+            backend = device.backend
+            try:
+                data = getattr(backend, name)(a, b)
+            except ValueError as e:
+                v.fail(label, str(e), ValueError)
+            if type(data) is not backend.ndarray or data.dtype is not out.dtype:
+                return wrap_checked(label, data, device, out)
         a = _new(Array)
         a._data = data
         a._dtype = out
