@@ -11,7 +11,7 @@ get wrong are fixed in the backend adapters, by the same name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from . import _validate as v
 from ._array import Array, wrap, wrap_checked
@@ -245,7 +245,7 @@ def _binary(name: str, category: str, rule: str,
     return func
 
 
-def _fail_arrays(name: str, allowed: frozenset[DType], a: DType, b: DType) -> None:
+def _fail_arrays(name: str, allowed: frozenset[DType], a: DType, b: DType) -> NoReturn:
     if a not in allowed:
         v.bad_dtype(name, a, allowed, "x1")
     if b not in allowed:
@@ -265,7 +265,7 @@ def _with_scalar(name: str, allowed: frozenset[DType], scalar_out: dict[tuple[DT
     return out
 
 
-def _no_array(name: str, x1: object, x2: object) -> None:
+def _no_array(name: str, x1: object, x2: object) -> NoReturn:
     for x in (x1, x2):
         if scalar_type(x) is None:
             v.not_an_array(name, x, "x1" if x is x1 else "x2")
@@ -372,7 +372,7 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
         v.not_an_array("clip", x)
     if x._dtype not in _REAL_NUMERIC:
         v.bad_dtype("clip", x._dtype, _REAL_NUMERIC)
-    bounds = []
+    bounds: list[Any] = []
     for name, bound in (("min", min), ("max", max)):
         if bound is None:
             bounds.append(None)

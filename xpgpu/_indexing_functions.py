@@ -45,14 +45,7 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     idx = _indices(func, x, indices)
     if idx.ndim != 1:
         v.fail(func, f"indices must be one-dimensional, got shape {idx.shape}", ValueError)
-    if x.ndim == 0:
-        v.fail(func, "x must have at least one dimension", ValueError)
-    if axis is None:
-        if x.ndim > 1:
-            v.fail(func, f"axis is required for an array of {x.ndim} dimensions", ValueError)
-        a = 0
-    else:
-        a = v.axis_arg(func, axis, x.ndim)
+    a = v.axis_or_only(func, axis, x.ndim)
     return _gather(func, x._device.backend.take, x, idx, a)
 
 

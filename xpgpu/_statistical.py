@@ -88,14 +88,7 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any =
 def _cumulative(func: str, x: object, axis: object, dtype: object, include_initial: object,
                 identity: int) -> Array:
     x = array_arg(func, x, allowed=_NUMERIC)
-    if x.ndim == 0:
-        v.fail(func, "x must have at least one dimension", ValueError)
-    if axis is None:
-        if x.ndim > 1:
-            v.fail(func, f"axis is required for an array of {x.ndim} dimensions", ValueError)
-        a = 0
-    else:
-        a = v.axis_arg(func, axis, x.ndim)
+    a = v.axis_or_only(func, axis, x.ndim)
     out = _accumulation_dtype(func, x, dtype)
     include_initial = v.bool_arg(func, include_initial, "include_initial")
     backend = x._device.backend

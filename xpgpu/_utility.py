@@ -12,24 +12,24 @@ from ._dtypes import CATEGORIES, bool_
 _NUMERIC = CATEGORIES["numeric"]
 
 
+def _truth_reduction(name: str, x: object, axis: object, keepdims: object) -> Array:
+    x = array_arg(name, x)
+    axes = v.axes_arg(name, axis, x.ndim)
+    keepdims = v.bool_arg(name, keepdims, "keepdims")
+    data = getattr(x._device.backend, name)(x._data, axis=axes, keepdims=keepdims)
+    return wrap_checked(name, data, x._device, bool_)
+
+
 def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
         keepdims: bool = False) -> Array:
     """Logical AND reduction. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.all.html"""
-    x = array_arg("all", x)
-    axes = v.axes_arg("all", axis, x.ndim)
-    keepdims = v.bool_arg("all", keepdims, "keepdims")
-    data = x._device.backend.all(x._data, axis=axes, keepdims=keepdims)
-    return wrap_checked("all", data, x._device, bool_)
+    return _truth_reduction("all", x, axis, keepdims)
 
 
 def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
         keepdims: bool = False) -> Array:
     """Logical OR reduction. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.any.html"""
-    x = array_arg("any", x)
-    axes = v.axes_arg("any", axis, x.ndim)
-    keepdims = v.bool_arg("any", keepdims, "keepdims")
-    data = x._device.backend.any(x._data, axis=axes, keepdims=keepdims)
-    return wrap_checked("any", data, x._device, bool_)
+    return _truth_reduction("any", x, axis, keepdims)
 
 
 def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = None,

@@ -176,6 +176,17 @@ def axis_arg(func: str, axis: object, ndim: int, name: str = "axis") -> int:
     return a % ndim if ndim else 0
 
 
+def axis_or_only(func: str, axis: object, ndim: int) -> int:
+    """An axis that may be None only where there is one (a 1-D array: axis 0)."""
+    if ndim == 0:
+        fail(func, "x must have at least one dimension", ValueError)
+    if axis is None:
+        if ndim > 1:
+            fail(func, f"axis is required for an array of {ndim} dimensions", ValueError)
+        return 0
+    return axis_arg(func, axis, ndim)
+
+
 def axes_arg(func: str, axis: object, ndim: int, name: str = "axis") -> tuple[int, ...]:
     """None (all axes), an int or a tuple of distinct ints, normalised and sorted."""
     if axis is None:

@@ -16,7 +16,7 @@ import operator
 import types
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import _validate as v
 from .._array import Array, wrap
@@ -133,24 +133,24 @@ class Scalar:
     def __repr__(self) -> str:
         return f"<fuse: traced Python {type(self._value).__name__} argument>"
 
-    def _refuse(self, what: str) -> Any:
+    def _refuse(self, what: str) -> NoReturn:
         v.fail(self._graph.name, f"{what} of a traced Python scalar argument is not fusible "
                                  "(it would make the kernel depend on the value)")
 
     def __bool__(self) -> bool:
-        return self._refuse("bool()")  # type: ignore[no-any-return]
+        return self._refuse("bool()")
 
     def __int__(self) -> int:
-        return self._refuse("int()")  # type: ignore[no-any-return]
+        return self._refuse("int()")
 
     def __float__(self) -> float:
-        return self._refuse("float()")  # type: ignore[no-any-return]
+        return self._refuse("float()")
 
     def __complex__(self) -> complex:
-        return self._refuse("complex()")  # type: ignore[no-any-return]
+        return self._refuse("complex()")
 
     def __index__(self) -> int:
-        return self._refuse("using as an index")  # type: ignore[no-any-return]
+        return self._refuse("using as an index")
 
 
 def _recipe(fn: Callable[..., Any], *operands: Any) -> Scalar:
@@ -190,6 +190,13 @@ for _name in ("neg", "pos", "abs", "invert"):
 
 # ---- array proxies ------------------------------------------------------------------
 
+def _refused_attribute(attr: str) -> property:
+    """A property of ``Tracer`` that is not fusible (it would depend on the shape)."""
+    def get(self: Tracer) -> NoReturn:
+        self._refuse(f"x.{attr}")
+    return property(get)
+
+
 class Tracer:
     """An array inside a fused function: records operations instead of computing."""
 
@@ -217,7 +224,7 @@ class Tracer:
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         return self._graph.namespace
 
-    def _refuse(self, what: str) -> Any:
+    def _refuse(self, what: str) -> NoReturn:
         v.fail(self._graph.name, f"{what} of a traced array is not fusible; "
                                  "compute it outside the fused function")
 
@@ -228,22 +235,22 @@ class Tracer:
         self._refuse("assigning to an element (__setitem__)")
 
     def __bool__(self) -> bool:
-        return self._refuse("bool() (data-dependent Python control flow)")  # type: ignore
+        return self._refuse("bool() (data-dependent Python control flow)")
 
     def __int__(self) -> int:
-        return self._refuse("int()")  # type: ignore[no-any-return]
+        return self._refuse("int()")
 
     def __float__(self) -> float:
-        return self._refuse("float()")  # type: ignore[no-any-return]
+        return self._refuse("float()")
 
     def __complex__(self) -> complex:
-        return self._refuse("complex()")  # type: ignore[no-any-return]
+        return self._refuse("complex()")
 
     def __index__(self) -> int:
-        return self._refuse("using as an index (__index__)")  # type: ignore[no-any-return]
+        return self._refuse("using as an index (__index__)")
 
     def __len__(self) -> int:
-        return self._refuse("len()")  # type: ignore[no-any-return]
+        return self._refuse("len()")
 
     def __iter__(self) -> Any:
         return self._refuse("iterating over")
@@ -259,9 +266,10 @@ class Tracer:
     def to_device(self, *args: Any, **kwargs: Any) -> Any:
         return self._refuse("to_device()")
 
-    for _attr in ("shape", "size", "T", "mT"):
-        locals()[_attr] = property(lambda self, _a=_attr: self._refuse(f"x.{_a}"))
-    del _attr
+    shape = _refused_attribute("shape")
+    size = _refused_attribute("size")
+    T = _refused_attribute("T")
+    mT = _refused_attribute("mT")
 
 
 def _view(x: Tracer, key: Any) -> Tracer:
@@ -392,9 +400,11 @@ def _is_operand(other: object) -> bool:
 def _operator(dunder: str, name: str, mode: str) -> Callable[..., Any]:
     f = TRACED[name]
     if mode == "unary":
-        def op(self: Tracer, /) -> Any:
+        def unary(self: Tracer, /) -> Any:
             return f(self)
-    elif mode == "fwd":
+        unary.__name__ = unary.__qualname__ = dunder
+        return unary
+    if mode == "fwd":
         def op(self: Tracer, other: Any, /) -> Any:
             return f(self, other) if _is_operand(other) else NotImplemented
     elif mode == "rev":
