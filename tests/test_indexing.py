@@ -244,3 +244,18 @@ def test_setitem_empty_mask(device):
     x = xp.asarray(BASE, device=device)
     x[xp.asarray(np.zeros((0,), dtype=bool), device=device)] = 5
     np.testing.assert_array_equal(to_numpy(x), BASE)
+
+
+def test_setitem_keeps_negative_zero(device) -> None:
+    """x[...] = -0.0, x[mask] = -0.0 and x[i] = -0.0 store a negative zero on every device
+    (CuPy writes scalar zeros with a memset, which drops the sign)."""
+    for key in (Ellipsis, 0, slice(0, 2)):
+        x = xp.ones(3, device=device)
+        x[key] = -0.0
+        assert np.signbit(to_numpy(x)[0]), key
+    x = xp.ones(3, device=device)
+    x[x > 0] = -0.0
+    assert np.signbit(to_numpy(x)).all()
+    z = xp.ones(2, dtype=xp.complex64, device=device)
+    z[...] = complex(0.0, -0.0)
+    assert np.signbit(to_numpy(z).imag).all()

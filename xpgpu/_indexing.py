@@ -162,7 +162,7 @@ def __setitem__(self: Array, key: Any, value: Any, /) -> None:
         v.fail("__setitem__", f"cannot assign a Python {type(value).__name__} to an array of "
                               f"dtype {dtype.name}")
     try:
-        self._data[bkey] = value
+        self._device.backend.setitem(self._data, bkey, value)
     except ValueError as exc:  # the value does not broadcast to the indexed shape
         v.fail("__setitem__", f"cannot assign the value: {exc}", ValueError)
     except IndexError as exc:  # an integer index out of bounds

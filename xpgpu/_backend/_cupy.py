@@ -71,21 +71,31 @@ def synchronize() -> None:
 
 
 # Fixes of CuPy's results where they differ from the standard, by the standard's name.
-# Note: cupy.full writes a zero fill value with a memset (ndarray.fill's shortcut), so
-# -0.0 comes out as +0.0; a negative zero is copied from a 0-d array instead.
+# Note: CuPy writes a scalar zero with a memset (ndarray.fill's shortcut, also taken by
+# cupy.full, x[...] = v and x[mask] = v), so -0.0 comes out as +0.0; a negative zero is
+# copied from a 1-element device array instead.
+def _negative_zero(value: Any) -> bool:
+    if type(value) is cupy.ndarray or value != 0:
+        return False
+    z = complex(value)
+    return math.copysign(1.0, z.real) < 0 or math.copysign(1.0, z.imag) < 0
+
+
 def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C") -> Any:
-    if fill_value != 0 or _no_negative_zero(complex(fill_value)):
+    if not _negative_zero(fill_value):
         return cupy.full(shape, fill_value, dtype, order)
     out = cupy.empty(shape, dtype, order)
     out[...] = cupy.asarray([fill_value], dtype).reshape(())  # 1-d: a copy, not a fill
     return out
 
 
-def _no_negative_zero(z: complex) -> bool:
-    return math.copysign(1.0, z.real) > 0 and math.copysign(1.0, z.imag) > 0
+def _setitem(data: Any, key: Any, value: Any) -> None:
+    if _negative_zero(value):
+        value = cupy.asarray([value], data.dtype).reshape(())
+    data[key] = value
 
 
-FIXES: dict[str, Any] = {"full": _full}
+FIXES: dict[str, Any] = {"full": _full, "setitem": _setitem}
 FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
 FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
