@@ -190,27 +190,26 @@ _remainder = create_ufunc(
     doc="remainder with the standard's special cases.",
 )
 
+# Real loops as CuPy's own; the complex loops call one of the device functions above.
+def _complex_fix(name: str, body: str, real: str) -> Any:
+    return create_ufunc(
+        f"xpgpu_ufunc_{name}",
+        ("f->f", "d->d", ("F->F", body), ("D->D", body)),
+        real,
+        preamble=PREAMBLE,
+        doc=f"{name} with the standard's complex special cases.",
+    )
+
+
 # Note: CuPy's complex expm1 is exp(z) - 1 (inaccurate near 0, NaN parts at the
 # standard's infinities; see also https://github.com/numpy/numpy/issues/21746) — no CuPy
 # issue known
-_expm1 = create_ufunc(
-    "xpgpu_ufunc_expm1",
-    ("f->f", "d->d", ("F->F", "out0 = xpgpu_expm1(in0)"), ("D->D", "out0 = xpgpu_expm1(in0)")),
-    "out0 = expm1(in0)",
-    preamble=PREAMBLE,
-    doc="expm1 with the standard's complex special cases.",
-)
+_expm1 = _complex_fix("expm1", "out0 = xpgpu_expm1(in0)", "out0 = expm1(in0)")
 
 # Note: CuPy's complex tanh (FreeBSD's ctanh) follows C99 at real(z) = inf (imaginary
 # part 0 * sin(2b)) and gives NaN + NaN j at 0 + inf j; the standard differs — no
 # upstream issue known
-_tanh = create_ufunc(
-    "xpgpu_ufunc_tanh",
-    ("f->f", "d->d", ("F->F", "out0 = xpgpu_tanh(in0)"), ("D->D", "out0 = xpgpu_tanh(in0)")),
-    "out0 = tanh(in0)",
-    preamble=PREAMBLE,
-    doc="tanh with the standard's complex special cases.",
-)
+_tanh = _complex_fix("tanh", "out0 = xpgpu_tanh(in0)", "out0 = tanh(in0)")
 
 # Note: CuPy's complex sign is z / abs(z), NaN + NaN j for infinite parts where NumPy
 # (and the standard's division rules) give the limit direction; the real loops repeat
@@ -232,16 +231,6 @@ _sign = create_ufunc(
 # Note: CuPy's complex log, log1p and acosh (thrust's) give NaN + NaN j where one part
 # is infinite and the other NaN, and acosh gives NaN + NaN j at +-0 + NaN j; the standard
 # (as C99) asks +inf + NaN j and NaN + pi/2 j — no upstream issue known
-def _complex_fix(name: str, body: str, real: str) -> Any:
-    return create_ufunc(
-        f"xpgpu_ufunc_{name}",
-        ("f->f", "d->d", ("F->F", body), ("D->D", body)),
-        real,
-        preamble=PREAMBLE,
-        doc=f"{name} with the standard's complex special cases.",
-    )
-
-
 _log = _complex_fix("log", "out0 = xpgpu_log(in0)", "out0 = log(in0)")
 _log1p = _complex_fix("log1p", "out0 = xpgpu_log1p(in0)", "out0 = log1p(in0)")
 _acosh = _complex_fix("acosh", "out0 = xpgpu_acosh(in0)", "out0 = acosh(in0)")
