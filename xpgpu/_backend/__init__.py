@@ -1,7 +1,7 @@
 """Backends: NumPy on the CPU, CuPy on CUDA devices.
 
-A ``Backend`` maps the standard's function names to the backend module's callables
-(``backend.acos`` is ``numpy.arccos`` or ``cupy.arccos``) and overrides the few it gets
+A ``Backend`` holds the backend module's names and, under the standard's names, its
+callables (``backend.acos`` is ``numpy.arccos`` or ``cupy.arccos``), and overrides the few it gets
 wrong with the fixes of its adapter module (``_numpy.FIXES``, ``_cupy.FIXES``). The
 names ``numpy`` and ``cupy`` appear only below this package.
 """
@@ -9,7 +9,7 @@ names ``numpy`` and ``cupy`` appear only below this package.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _numpy
 
@@ -27,20 +27,21 @@ class Backend:
     """The compute functions of one array library, under the standard's names."""
 
     def __init__(self, name: str, adapter: ModuleType):
+        # Note: every name is bound here, once, into the instance dict, and the class
+        # has no __getattr__: with one, CPython cannot specialise attribute reads on
+        # it, and ``device.backend.add`` is read on every CUDA call.
+        self.__dict__.update(
+            {key: value for key, value in vars(adapter.xp).items() if key[:2] != "__"})
+        self.__dict__.update(
+            {std: getattr(adapter.xp, own) for std, own in RENAMES.items()})
+        self.__dict__.update(adapter.FIXES)
         self.name = name
         self.adapter = adapter
         self.xp = adapter.xp
         self.ndarray = adapter.xp.ndarray
-        self.__dict__.update(adapter.FIXES)
 
-    def __getattr__(self, name: str) -> Any:
-        # Bound once on first use, then found in the instance dict like any attribute.
-        try:
-            func = getattr(self.xp, RENAMES.get(name, name))
-        except AttributeError:
-            raise AttributeError(f"backend {self.name} has no {name!r}") from None
-        setattr(self, name, func)
-        return func
+    if TYPE_CHECKING:  # the backend module's names, bound in __init__
+        def __getattr__(self, name: str) -> Any: ...
 
     def __repr__(self) -> str:
         return f"<xpgpu backend {self.name}>"

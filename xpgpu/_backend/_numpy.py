@@ -7,6 +7,7 @@ import operator
 from typing import Any
 
 import numpy
+import numpy.fft  # NumPy 2 imports it on first use; the Backend binds it at once
 
 from . import _numpy_logspace, _numpy_special
 from ._numpy_interchange import dlpack_stream, export_dlpack, import_dlpack  # noqa: F401
