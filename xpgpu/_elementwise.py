@@ -10,12 +10,14 @@ get wrong are fixed in the backend adapters, by the same name.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, NoReturn
 
 from . import _validate as v
 from ._array import Array, wrap, wrap_checked
-from ._devices import CPU
+from ._devices import CPU, Device
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTE, REAL_OF, DType, bool_, int64
 from ._scalars import INT_BOUNDS as _BOUNDS
 from ._scalars import SCALAR_RESULT, scalar_type
@@ -118,6 +120,30 @@ _LO = tuple(_BOUNDS[d][0] if d in _BOUNDS else _BOUNDS[int64][0] for d in ALL)
 _HI = tuple(_BOUNDS[d][1] if d in _BOUNDS else _BOUNDS[int64][1] for d in ALL)
 
 
+# The compiled fast path of the binary functions (_speedups.c), where it was built and
+# XPGPU_PURE_PYTHON is unset. It takes two arrays on one device with allowed dtypes, from
+# the same tables, and hands every other call to the Python function, the definition.
+_speedups: Any = None
+if not os.environ.get("XPGPU_PURE_PYTHON"):
+    try:
+        from . import _speedups  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        pass
+    else:
+        _speedups.setup(Array, vars(Array)["_data"], vars(Array)["_dtype"],
+                        vars(Array)["_device"], vars(DType)["_i"], vars(DType)["dtype"],
+                        vars(Device)["backend"], CPU, _CPU_NDARRAY, wrap_checked)
+
+
+def _describe(func: Callable[..., Any], label: str, name: str, category: str) -> None:
+    """Name and document an element-wise function (or operator: ``label``)."""
+    func.__name__ = func.__qualname__ = label
+    if label == name:
+        func.__module__ = "xpgpu"
+        func.__doc__ = (f"{name}: element-wise; inputs of {category} dtypes.\n\n"
+                        f"See {_SPEC.format(name)}")
+
+
 def _plain(name: str, value: Any, dtype: DType) -> Any:
     """A validated Python scalar as the plain Python type the backends take: NumPy's
     float64 as float, and, with a floating array, an int beyond int64 as a float."""
@@ -167,6 +193,7 @@ def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
         a._device = device
         return a
 
+    _describe(func, name, name, category)
     return func
 
 
@@ -242,7 +269,11 @@ def _binary(name: str, category: str, rule: str,
         a._device = device
         return a
 
-    return func
+    _describe(func, label, name, category)
+    if _speedups is None:
+        return func
+    return _speedups.binary(func, tuple(chain.from_iterable(out_of)), len(ALL), cpu_func,
+                            name, label)
 
 
 def _fail_arrays(name: str, allowed: frozenset[DType], a: DType, b: DType) -> NoReturn:
@@ -276,19 +307,12 @@ def operator(dunder: str, name: str) -> Callable[[Any, Any], Any]:
     """The forward binary operator ``dunder`` (``__add__``) of the function ``name``: the
     function's own fast path, NotImplemented for operands it does not know."""
     row = next(r for r in TABLE if r[0] == name)
-    op = _binary(name, row[2], row[3], dunder)
-    op.__name__ = op.__qualname__ = dunder
-    return op
+    return _binary(name, row[2], row[3], dunder)
 
 
 def _make(row: tuple[str, int, str, str]) -> Callable[..., Array]:
     name, arity, category, rule = row
-    func = (_unary if arity == 1 else _binary)(name, category, rule)
-    func.__name__ = func.__qualname__ = name
-    func.__module__ = "xpgpu"
-    func.__doc__ = (f"{name}: element-wise; inputs of {category} dtypes.\n\n"
-                    f"See {_SPEC.format(name)}")
-    return func
+    return (_unary if arity == 1 else _binary)(name, category, rule)
 
 
 FUNCTIONS: dict[str, Callable[..., Array]] = {row[0]: _make(row) for row in TABLE}

@@ -1,0 +1,173 @@
+"""The compiled fast path of the binary element-wise functions (xpgpu/_speedups.c).
+
+The Python function each one wraps (``__wrapped__``) is the definition, so it is the
+oracle here: for every binary function and operator, every pair of dtypes, Python
+scalars, 0-d arrays, shapes that do not broadcast, and each device, the fast path gives
+the same dtype, device and bits, or the same exception and message. Skipped where the
+extension was not built (no C compiler); the pure-Python mode is tested everywhere.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import pickle
+import subprocess
+import sys
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+import xpgpu as xp
+from xpgpu import _devices, _elementwise
+from xpgpu._array import wrap
+from xpgpu._dtypes import ALL
+from xpgpu._operators import OPERATORS
+
+built = pytest.mark.skipif(_elementwise._speedups is None,
+                           reason="xpgpu._speedups not in use (not built, or pure Python)")
+
+BINARY = [row[0] for row in _elementwise.TABLE if row[1] == 2]
+FORWARD = [d for d, (f, mode) in OPERATORS.items() if mode == "fwd" and f in BINARY]
+VALUES = {"b": [True, False, True], "i": [1, 2, 3], "u": [1, 2, 3],
+          "f": [-1.5, 0.0, float("nan")], "c": [1 - 2j, 0j, complex("nan")]}
+
+
+def sample(dtype: Any, device: Any, shape: tuple[int, ...] = (3,)) -> xp.Array:
+    values = VALUES[np.dtype(dtype).kind]
+    host = np.asarray(values if shape else values[0], dtype=np.dtype(dtype))
+    return xp.asarray(host, device=device)
+
+
+def outcome(func: Callable[..., Any], *args: Any) -> tuple[Any, ...]:
+    """What a call gives, comparably: dtype, device, shape and bytes, or the error."""
+    try:
+        result = func(*args)
+    except Exception as e:
+        return ("raised", type(e), str(e))
+    if not isinstance(result, xp.Array):
+        return ("returned", result)
+    data = result._data  # a NumPy or CuPy array: both have shape and tobytes()
+    return (result.dtype, result.device, data.shape, data.tobytes())
+
+
+def same(func: Callable[..., Any], *args: Any) -> None:
+    fast, python = outcome(func, *args), outcome(func.__wrapped__, *args)
+    assert fast == python, (func, args)
+
+
+@built
+@pytest.mark.parametrize("name", BINARY)
+def test_function_matches_python(name: str, device: Any) -> None:
+    func = getattr(xp, name)
+    assert not inspect.isfunction(func)  # the compiled object, wrapping the Python function
+    for d1 in ALL:
+        for d2 in ALL:
+            a, b = sample(d1, device), sample(d2, device)
+            same(func, a, b)
+            same(func, sample(d1, device, ()), sample(d2, device, ()))  # NumPy scalars
+        a = sample(d1, device)
+        for scalar in (True, 2, -(2**70), 2.5, 1j):
+            same(func, a, scalar)
+            same(func, scalar, a)
+        same(func, a, sample(d1, device)[:2])  # do not broadcast
+        same(func, a, np.ones(3))  # not an xpgpu array
+    same(func, 1.0, 2.0)
+
+
+@built
+@pytest.mark.parametrize("dunder", FORWARD)
+def test_operator_matches_python(dunder: str, device: Any) -> None:
+    op = getattr(xp.Array, dunder)
+    for d1 in ALL:
+        a = sample(d1, device)
+        for d2 in ALL:
+            same(op, a, sample(d2, device))
+        for other in (2, 2.5, "x", None, np.ones(3)):
+            same(op, a, other)
+
+
+@built
+@pytest.mark.cuda
+@pytest.mark.skipif(not _devices.cuda_devices(), reason="no CUDA device")
+def test_devices_mismatch_matches_python() -> None:
+    a, b = sample(xp.float32, "cpu"), sample(xp.float32, "cuda:0")
+    for name in BINARY:
+        same(getattr(xp, name), a, b)
+        same(getattr(xp, name), b, a)
+
+
+@built
+def test_backend_result_is_checked() -> None:
+    """A backend that answers with another dtype, or not with an array, is caught as the
+    Python function catches it (an internal error naming the function)."""
+    answers = {"float64": lambda a, b: np.add(a, b, dtype=np.float64),
+               "scalar": lambda a, b: np.float32(np.add(a, b)[0])}
+    for answer, add in answers.items():
+        device = object.__new__(_devices.Device)
+        device.kind, device.index, device._name = "cuda", 99, "cuda:99"
+        device.backend = SimpleNamespace(add=add, ndarray=np.ndarray, asarray=np.asarray,
+                                         name="faulty")  # type: ignore[assignment]
+        a = xp.asarray([1.0, 2.0], dtype=xp.float32)
+        x = wrap(a._data, a.dtype, device)
+        same(xp.add, x, x)
+        if answer == "float64":
+            with pytest.raises(RuntimeError, match=r"^add: internal error.*float64"):
+                xp.add(x, x)
+        else:
+            assert xp.add(x, x)._data.shape == ()
+
+
+@built
+def test_no_reference_leaks(device: Any) -> None:
+    """Every path through the C code gives back the references it takes."""
+    a, b = sample(xp.float32, device), sample(xp.float32, device)
+    a0, b0 = sample(xp.float32, device, ()), sample(xp.float32, device, ())
+    short = sample(xp.float32, device)[:2]
+    watched = [a, b, a._data, b._data, a0._data, xp.float32, xp.float32.dtype, xp.bool,
+               xp.bool.dtype, device, device.backend.add, device.backend.ndarray]
+
+    def calls() -> None:
+        xp.add(a, b)
+        a + b
+        xp.add(a0, b0)  # NumPy returns a scalar: the checked wrap
+        xp.less(a, b)
+        xp.add(a, 1.0)
+        with pytest.raises(ValueError):
+            xp.add(a, short)
+
+    calls()
+    before = [sys.getrefcount(obj) for obj in watched]
+    for _ in range(200):
+        calls()
+    assert [sys.getrefcount(obj) for obj in watched] == before
+
+
+@built
+def test_introspection_is_the_python_function() -> None:
+    assert xp.add.__name__ == xp.add.__qualname__ == "add"
+    assert xp.add.__module__ == "xpgpu"
+    assert xp.add.__doc__ == xp.add.__wrapped__.__doc__ and "array_api.add" in xp.add.__doc__
+    assert str(inspect.signature(xp.add)) == "(x1: 'Any', x2: 'Any', /) -> 'Any'"
+    assert inspect.isroutine(xp.add)
+    assert pickle.loads(pickle.dumps(xp.add)) is xp.add
+    assert xp.Array.__add__.__name__ == "__add__"
+    x = xp.asarray([1.0, 2.0])
+    assert x.__add__(x).dtype == xp.float64  # bound like a method
+    assert x.__add__("x") is NotImplemented
+    with pytest.raises(TypeError, match="positional"):
+        xp.add(x, x2=x)
+
+
+def test_pure_python_mode() -> None:
+    """XPGPU_PURE_PYTHON=1 runs the Python functions alone, with the same results."""
+    code = ("import inspect, xpgpu as xp, xpgpu._elementwise as e\n"
+            "assert e._speedups is None and inspect.isfunction(xp.add)\n"
+            "x = xp.asarray([1, 2], dtype=xp.int8)\n"
+            "assert (x + x).dtype == xp.int8\n"
+            "assert xp.all(xp.add(x, 3) == xp.asarray([4, 5], dtype=xp.int8))\n")
+    env = {**os.environ, "XPGPU_PURE_PYTHON": "1"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
