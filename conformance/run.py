@@ -315,7 +315,12 @@ def main(argv: list[str] | None = None) -> int:
                              "on cuda, 0 on cpu; 0 skips it)")
     parser.add_argument("pytest_args", nargs="*", help="after --: more pytest arguments")
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="xpgpu-conformance-hypothesis-") as database:
+        return run(args, parser, database)
 
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser, database: str) -> int:
+    """The run ``main`` parsed, with ``database`` as Hypothesis' storage directory."""
     suite = args.suite.resolve()
     if not (suite / "array_api_tests").is_dir():
         parser.error(f"{suite} holds no array_api_tests/: see conformance/README.md")
@@ -330,6 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     env = {**os.environ,
            "ARRAY_API_TESTS_MODULE": "xpgpu", "ARRAY_API_TESTS_VERSION": args.version,
            "XPGPU_DEFAULT_DEVICE": args.device, "XPGPU_API_VERSION": args.version}
+    # Note: every run starts with an empty Hypothesis example database, so a run's result
+    # does not hang on examples saved by earlier runs (of an older xpgpu, or by the suite's
+    # own shrinking); the report prints each failing example.
+    env["HYPOTHESIS_STORAGE_DIRECTORY"] = database
     pythonpath = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
     use_json = not args.no_json_report and importlib.util.find_spec("pytest_jsonreport") is not None
     extra: list[str] = []
