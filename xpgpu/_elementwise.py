@@ -132,7 +132,7 @@ if not os.environ.get("XPGPU_PURE_PYTHON"):
     else:
         _speedups.setup(Array, vars(Array)["_data"], vars(Array)["_dtype"],
                         vars(Array)["_device"], vars(DType)["_i"], vars(DType)["dtype"],
-                        vars(Device)["backend"], CPU, _CPU_NDARRAY, wrap_checked)
+                        vars(Device)["backend"], CPU, wrap_checked)
 
 
 def _describe(func: Callable[..., Any], label: str, name: str, category: str) -> None:

@@ -22,8 +22,8 @@ static PyTypeObject *array_type;
 static Py_ssize_t off_data, off_dtype, off_device; /* Array slots */
 static Py_ssize_t off_index, off_np;               /* DType._i, DType.dtype */
 static Py_ssize_t off_backend;                     /* Device.backend */
-static PyObject *cpu_device, *cpu_ndarray, *wrap_checked;
-static PyObject *str_ndarray, *str_dtype;
+static PyObject *cpu_device, *wrap_checked;
+static PyObject *str_dtype;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -67,21 +67,14 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
     if (out == Py_None) {
         goto python;
     }
-    PyObject *func, *ndarray;
+    PyObject *func;
     if (device == cpu_device) {
         func = Py_NewRef(self->cpu_func);
-        ndarray = Py_NewRef(cpu_ndarray);
     }
     else {
-        /* On a host with several GPUs, each read makes the device current. */
-        PyObject *backend = SLOT(device, off_backend);
-        func = PyObject_GetAttr(backend, self->name);
+        /* On a host with several GPUs, this read makes the device current. */
+        func = PyObject_GetAttr(SLOT(device, off_backend), self->name);
         if (func == NULL) {
-            return NULL;
-        }
-        ndarray = PyObject_GetAttr(backend, str_ndarray);
-        if (ndarray == NULL) {
-            Py_DECREF(func);
             return NULL;
         }
     }
@@ -89,7 +82,6 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
     PyObject *data = PyObject_Vectorcall(func, operands, 2, NULL);
     Py_DECREF(func);
     if (data == NULL) {
-        Py_DECREF(ndarray);
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
             /* Shapes that do not broadcast: the Python path raises it under our name. */
             PyErr_Clear();
@@ -97,8 +89,9 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
         }
         return NULL;
     }
-    int plain = Py_TYPE(data) == (PyTypeObject *)ndarray;
-    Py_DECREF(ndarray);
+    /* An Array's data is always its backend's array type (wrap_checked makes sure), so
+     * the operand's type is the one to expect, as ``backend.ndarray`` in Python. */
+    int plain = Py_TYPE(data) == Py_TYPE(operands[0]);
     if (plain) {
         PyObject *dtype = PyObject_GetAttr(data, str_dtype);
         if (dtype == NULL) {
@@ -281,9 +274,9 @@ slot_offset(PyObject *descr, Py_ssize_t *offset)
 static PyObject *
 setup(PyObject *module, PyObject *args)
 {
-    PyObject *array, *data, *dtype, *device, *index, *np, *backend, *cpu, *nd, *checked;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOO:setup", &PyType_Type, &array, &data, &dtype,
-                          &device, &index, &np, &backend, &cpu, &nd, &checked)) {
+    PyObject *array, *data, *dtype, *device, *index, *np, *backend, *cpu, *checked;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOO:setup", &PyType_Type, &array, &data, &dtype,
+                          &device, &index, &np, &backend, &cpu, &checked)) {
         return NULL;
     }
     if (slot_offset(data, &off_data) || slot_offset(dtype, &off_dtype)
@@ -293,7 +286,6 @@ setup(PyObject *module, PyObject *args)
     }
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(array));
     Py_XSETREF(cpu_device, Py_NewRef(cpu));
-    Py_XSETREF(cpu_ndarray, Py_NewRef(nd));
     Py_XSETREF(wrap_checked, Py_NewRef(checked));
     Py_RETURN_NONE;
 }
@@ -301,7 +293,7 @@ setup(PyObject *module, PyObject *args)
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_VARARGS,
      "setup(Array, Array._data, Array._dtype, Array._device, DType._i, DType.dtype, "
-     "Device.backend, cpu, cpu_ndarray, wrap_checked): the layout the fast path reads."},
+     "Device.backend, cpu, wrap_checked): the layout the fast path reads."},
     {"binary", binary, METH_VARARGS,
      "binary(fallback, table, n, cpu_func, name, label): the fast path of one function."},
     {NULL, NULL, 0, NULL},
@@ -318,9 +310,8 @@ PyInit__speedups(void)
     if (PyType_Ready(&BinaryType) < 0) {
         return NULL;
     }
-    str_ndarray = PyUnicode_InternFromString("ndarray");
     str_dtype = PyUnicode_InternFromString("dtype");
-    if (str_ndarray == NULL || str_dtype == NULL) {
+    if (str_dtype == NULL) {
         return NULL;
     }
     return PyModule_Create(&module_def);

@@ -29,10 +29,12 @@ def current_device() -> int:
     return cupy.cuda.runtime.getDevice()
 
 
-def use_device(index: int) -> None:
-    """Make ``index`` the current CUDA device; a no-op when it already is."""
-    if cupy.cuda.runtime.getDevice() != index:
-        cupy.cuda.runtime.setDevice(index)
+def use_device(index: int, _get: Any = cupy.cuda.runtime.getDevice,
+               _set: Any = cupy.cuda.runtime.setDevice) -> None:
+    """Make ``index`` the current CUDA device; a no-op when it already is. (Read on every
+    call on hosts with several GPUs: the runtime's functions are bound once.)"""
+    if _get() != index:
+        _set(index)
 
 
 # The most dimensions an array may have (CuPy's MAX_NDIM, NumPy's NPY_MAXDIMS).
