@@ -14,6 +14,7 @@ from typing import Any
 
 import xpgpu as xp
 from xpgpu import _backend, _devices
+from xpgpu._elementwise import _speedups
 
 GIB = 2**30
 
@@ -102,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"xpgpu {xp.__version__}: Python array API standard {xp.__array_api_version__}")
-    print(f"Python {platform.python_version()} on {platform.system()} {platform.machine()}")
+    print(f"Python {platform.python_version()} on {platform.system()} {platform.machine()}; "
+          f"binary element-wise fast path: {'compiled' if _speedups else 'pure Python'}")
     print("Devices:")
     print("\n".join(device_lines()))
     env = os.environ.get("XPGPU_DEFAULT_DEVICE")
