@@ -4,11 +4,13 @@
     nox -s conformance -- --device cuda:0 --version 2024.12 -n 12
     XPGPU_CONFORMANCE_DEVICE=cuda:0 nox -s conformance
     nox -s bench -- --device cuda:0 --large    # --large goes to the scripts that take it
+    nox -s peers -- --device cpu,cuda:0 --profile strict    # peers' own suites (peers/)
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import nox
@@ -92,3 +94,47 @@ def bench(session: nox.Session) -> None:
         text = script.read_text()
         takes = all(f'"{option}"' in text for option in options)
         session.run("python", str(script.relative_to(ROOT)), *(args if takes else []), env=env)
+
+
+PEER_LINE = re.compile(
+    r"^PEER (?P<peer>\S+) device=(?P<device>\S+) profile=(?P<profile>\S+) (?P<rest>.*)$")
+
+
+@nox.session
+def peers(session: nox.Session) -> None:
+    """The peers' own test suites against xpgpu (peers/*.py, one subprocess each), then a
+    table. ``-- --device cpu,cuda:0 --profile strict,permissive --peer NAME --fast``; the
+    defaults: cpu, both profiles, every peer. Fails when a peer has unknown failures."""
+    args = list(session.posargs)
+
+    def option(name: str, default: str) -> list[str]:
+        if name in args:
+            i = args.index(name)
+            value = args[i + 1]
+            del args[i : i + 2]
+            return value.split(",")
+        return default.split(",")
+
+    devices = option("--device", "cpu")
+    profiles = option("--profile", "strict,permissive")
+    names = option("--peer", ",".join(sorted(p.stem for p in (ROOT / "peers").glob("[!_]*.py"))))
+    session.install("-e", _package(["test"], devices[-1]), "-r", "peers/requirements.txt")
+    rows, bad = [], []
+    for name in names:
+        for device in devices:
+            for profile in profiles:
+                out = session.run("python", f"peers/{name}.py", "--device", device,
+                                  "--profile", profile, *args, silent=True,
+                                  success_codes=[0, 1, 77]) or ""
+                print(out, end="")
+                last = PEER_LINE.match((out.strip().splitlines() or [""])[-1])
+                rest = last["rest"] if last else "no PEER line (the script crashed)"
+                rows.append((name, device, profile, rest))
+                if not last or re.search(r"failed=[1-9]", rest):
+                    bad.append(f"{name} on {device}, {profile}")
+    width = max(len(r[0]) for r in rows)
+    print(f"\n{'peer':{width}}  {'device':8}  {'profile':10}  result")
+    for name, device, profile, rest in rows:
+        print(f"{name:{width}}  {device:8}  {profile:10}  {rest}")
+    if bad:
+        session.error("unknown failures: " + "; ".join(bad))

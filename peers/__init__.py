@@ -1,0 +1,1 @@
+"""Peer libraries' own test suites run against xpgpu (see _common.py); not part of xpgpu."""

@@ -1,0 +1,69 @@
+"""pytest plugin (``-p peers._aax_plugin``) pointing array-api-extra's own test fixtures at
+xpgpu.
+
+array-api-extra's ``tests/main/conftest.py`` parametrises ``library`` over its ``Backend``
+enum and builds ``xp`` from it. Before pytest reads that conftest's fixtures, this plugin
+replaces three of them:
+
+- ``library`` yields only ``Backend.ARRAY_API_STRICT`` (test id ``xpgpu``), through the
+  upstream fixture body, so the ``skip_xp_backend``/``xfail_xp_backend`` markers upstream
+  applies to array_api_strict apply to xpgpu, as do the tests' own branches on it;
+- ``xp`` yields ``xpgpu`` (its device and profile come from the environment);
+- ``device`` yields a device other than the default where there is one (upstream gives
+  array_api_strict's ``Device("device1")``).
+
+Tests of other backends' fixtures (``da``, ``jnp``, ``torch``) are deselected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+_OTHER_BACKENDS = {"da", "jnp", "torch"}
+
+
+def _replace_fixtures(conftest: Any) -> None:
+    from array_api_extra._lib._backends import Backend
+    from array_api_extra.testing import patch_lazy_xp_functions
+
+    import xpgpu
+
+    upstream_library = conftest.library.__wrapped__
+
+    @pytest.fixture(params=[pytest.param(Backend.ARRAY_API_STRICT, id="xpgpu")])
+    def library(request: pytest.FixtureRequest) -> Any:
+        return upstream_library(request)
+
+    @pytest.fixture
+    def xp(library: Any, request: pytest.FixtureRequest) -> Generator[Any]:
+        with patch_lazy_xp_functions(request, xp=xpgpu):
+            yield xpgpu
+
+    @pytest.fixture
+    def device(library: Any, xp: Any) -> Any:
+        default = xp.__array_namespace_info__().default_device()
+        others = [d for d in xp.__array_namespace_info__().devices() if d != default]
+        return others[0] if others else default
+
+    conftest.library, conftest.xp, conftest.device = library, xp, device
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_plugin_registered(plugin: object, plugin_name: str) -> None:
+    # tryfirst: before pytest's FixtureManager parses the conftest's fixtures.
+    name = (plugin_name or "").replace("\\", "/")
+    if name.endswith("tests/main/conftest.py") and hasattr(plugin, "library"):
+        _replace_fixtures(plugin)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    keep, drop = [], []
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        (drop if names & _OTHER_BACKENDS else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
