@@ -13,7 +13,8 @@ xpgpu's device and profile set through the environment (``XPGPU_DEFAULT_DEVICE``
 
 where ``<peer>`` is the script's name with ``-`` for ``_``. ``known`` counts the failures
 that are the peer's own bugs, listed in the script's ``KNOWN`` table (each described in
-``peers/KNOWN.md``); ``failed`` counts the others, the ones xpgpu must answer for. xfailed tests count as skipped, xpassed ones as passed.
+``peers/KNOWN.md``); ``failed`` counts the others, the ones xpgpu must answer for.
+xfailed tests count as skipped, xpassed ones as passed.
 
 Exit status: 0 when every failure is a known peer bug, 1 otherwise, and 77 when the peer
 cannot run here (not installed, not fetchable, device or profile absent); then the last

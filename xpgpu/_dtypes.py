@@ -6,7 +6,22 @@ https://data-apis.org/array-api/2025.12/API_specification/type_promotion.html
 
 from __future__ import annotations
 
+import builtins
+
 from ._backend import _numpy as _host
+
+# The attributes NumPy-minded consumers read from a dtype (xarray's ``dtype.kind``,
+# pandas-style ``itemsize``/``char``/``str``, plotting code's ``byteorder``...), copied
+# from NumPy's dtype of the same name: plain slots, no per-read cost.
+# Note: ``type`` (NumPy's scalar type, such as ``numpy.float64``) is left out on purpose:
+# code that reads it goes on to make NumPy scalars (``dtype.type(0)``) or to test
+# ``issubclass(dtype.type, numpy.floating)``, NumPy-only paths; ``numpy.dtype(dt).type``
+# says it explicitly. ``descr`` is a property, since NumPy hands out a fresh list.
+NUMPY_ATTRIBUTES = (
+    "kind", "itemsize", "char", "str", "byteorder", "num", "alignment", "names", "fields",
+    "isnative", "hasobject", "subdtype", "shape", "ndim", "isbuiltin", "isalignedstruct",
+    "metadata", "flags",
+)
 
 
 class DType:
@@ -14,16 +29,44 @@ class DType:
 
     It interoperates with NumPy's dtype machinery: ``numpy.dtype(xpgpu.float32)``
     works (through the ``dtype`` attribute), and a DType compares and hashes equal
-    to the NumPy dtype instance of the same type.
+    to the NumPy dtype instance of the same type. It answers NumPy's read-only dtype
+    attributes (``NUMPY_ATTRIBUTES``, ``base`` and ``descr``) with NumPy's values.
     """
 
-    __slots__ = ("_hash", "_i", "dtype", "name")
+    __slots__ = ("_hash", "_i", "base", "dtype", "name", *NUMPY_ATTRIBUTES)
 
-    def __init__(self, name: str, index: int):
+    kind: builtins.str
+    itemsize: int
+    char: builtins.str
+    str: builtins.str
+    byteorder: builtins.str
+    num: int
+    alignment: int
+    names: None
+    fields: None
+    isnative: bool
+    hasobject: bool
+    subdtype: None
+    shape: tuple[()]
+    ndim: int
+    isbuiltin: int
+    isalignedstruct: bool
+    metadata: None
+    flags: int
+
+    def __init__(self, name: builtins.str, index: int):
         self.name = name
         self.dtype = _host.dtype(name)  # the NumPy dtype: numpy.dtype(DType) reads it
         self._i = index
         self._hash = hash(self.dtype)
+        self.base = self  # NumPy's dtype.base: itself, for a dtype without a subarray
+        for attribute in NUMPY_ATTRIBUTES:
+            setattr(self, attribute, getattr(self.dtype, attribute))
+
+    @property
+    def descr(self) -> list[tuple[builtins.str, builtins.str]]:
+        """NumPy's ``dtype.descr``, such as ``[('', '<f8')]`` (a fresh list)."""
+        return self.dtype.descr  # type: ignore[return-value]
 
     def __eq__(self, other: object) -> bool:
         # Note: NumPy dtype instances compare equal, since cubed, zarr and xarray pass
@@ -40,10 +83,10 @@ class DType:
     def __hash__(self) -> int:
         return self._hash
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> builtins.str:
         return f"xpgpu.{self.name}"
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
+    def __reduce__(self) -> tuple[object, tuple[builtins.str]]:
         return _by_name, (self.name,)  # unpickles as the singleton
 
 
