@@ -6,7 +6,8 @@ The tests come from array-api-extra's source release on the package index (its s
 carries ``tests/``), pinned by version and sha256 and unpacked into ``.peers/``; the package
 runs from that source (``src/`` on the path), with array-api-compat from the environment.
 ``peers/_aax_plugin.py`` points its ``xp`` fixture at xpgpu with the markers upstream
-applies to array_api_strict. Needs pytest, hypothesis and array-api-compat.
+applies to array_api_strict. Needs pytest, hypothesis, array-api-compat and
+typing-extensions.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository root, not peers/, first on the path: peers/<peer>.py shadows no package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from peers._common import ROOT, Known, Options, Run, Unavailable, main, pip_download_sdist
+from peers._common import ROOT, Known, Options, Run, Unavailable, main, pip_download_sdist  # noqa: E402
 
 VERSION = "0.11.5"
 SHA256 = "1f0de7dde3326a7157a63ddbcfab7409b38248f0685e5a0670bd9044a54fcac0"
@@ -29,7 +31,7 @@ KNOWN: list[Known] = []
 
 
 def prepare(opts: Options) -> Run:
-    for module in ("hypothesis", "array_api_compat"):
+    for module in ("hypothesis", "array_api_compat", "typing_extensions"):
         if importlib.util.find_spec(module) is None:
             raise Unavailable(f"array-api-extra's tests need {module}, which is not installed")
     source = pip_download_sdist("array-api-extra", VERSION, SHA256)
