@@ -12,17 +12,28 @@ replaces three of them:
 - ``device`` yields a device other than the default where there is one (upstream gives
   array_api_strict's ``Device("device1")``).
 
-Tests of other backends' fixtures (``da``, ``jnp``, ``torch``) are deselected.
+Tests of other backends' fixtures (``da``, ``jnp``, ``torch``) are deselected. In the
+permissive profile, the tests in ``PERMISSIVE_SKIPS`` are skipped with their reason: their
+array_api_strict branch asserts a refusal of something the standard leaves undefined,
+which the permissive profile does as NumPy does (and the same test accepts from NumPy).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from typing import Any
 
 import pytest
 
 _OTHER_BACKENDS = {"da", "jnp", "torch"}
+
+PERMISSIVE_SKIPS = {
+    f"tests/main/test_at.py::test_incompatible_dtype[xpgpu-{op}-": (
+        f"permissive profile: int_array[idx] = {op}(int_array[idx], 1.1) truncates as in "
+        "NumPy (the standard leaves it undefined); upstream expects array_api_strict to raise "
+        "and NumPy not to") for op in ("set", "min", "max")
+}
 
 
 def _replace_fixtures(conftest: Any) -> None:
@@ -60,10 +71,14 @@ def pytest_plugin_registered(plugin: object, plugin_name: str) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    permissive = os.environ.get("XPGPU_STRICT", "1").strip() == "0"
     keep, drop = [], []
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         (drop if names & _OTHER_BACKENDS else keep).append(item)
+        for prefix, reason in PERMISSIVE_SKIPS.items() if permissive else ():
+            if item.nodeid.startswith(prefix):
+                item.add_marker(pytest.mark.skip(reason=reason))
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
