@@ -12,6 +12,12 @@ replaces three of them:
 - ``device`` yields a device other than the default where there is one (upstream gives
   array_api_strict's ``Device("device1")``).
 
+Its assertion helpers turn arrays into NumPy arrays with ``_as_numpy_array``, which knows
+CuPy, PyTorch and JAX by name and otherwise tries ``numpy.from_dlpack(x)`` (no host copy)
+and then ``numpy.asarray(x)`` (``__array__``, not in the standard): neither works for a
+GPU array of another namespace (peers/KNOWN.md#array-api-extra-as-numpy-gpu). For xpgpu
+arrays on a GPU the plugin moves the array to the host with ``to_device("cpu")`` first.
+
 Tests of other backends' fixtures (``da``, ``jnp``, ``torch``) are deselected. In the
 permissive profile, the tests in ``PERMISSIVE_SKIPS`` are skipped with their reason: their
 array_api_strict branch asserts a refusal of something the standard leaves undefined,
@@ -60,6 +66,21 @@ def _replace_fixtures(conftest: Any) -> None:
         return others[0] if others else default
 
     conftest.library, conftest.xp, conftest.device = library, xp, device
+    _host_copies_for_assertions(xpgpu)
+
+
+def _host_copies_for_assertions(xpgpu: Any) -> None:
+    from array_api_extra.testing import _testing
+
+    upstream = _testing._as_numpy_array
+    cpu = xpgpu.asarray(0, device="cpu").device
+
+    def as_numpy_array(array: Any, *, xp: Any) -> Any:
+        if isinstance(array, xpgpu.Array) and array.device != cpu:
+            array = array.to_device(cpu)
+        return upstream(array, xp=xp)
+
+    _testing._as_numpy_array = as_numpy_array
 
 
 @pytest.hookimpl(tryfirst=True)
