@@ -24,17 +24,24 @@ line is ``PEER <peer> device=<d> profile=<p> unavailable: <reason>``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import hashlib
 import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: runs in parallel there may race on the first fetch
+    fcntl = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parent.parent
 # Fetched peer sources live here (ignored by git; never committed).
@@ -140,6 +147,16 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@contextlib.contextmanager
+def _cache_lock() -> Iterator[None]:
+    """Exclusive use of ``.peers/`` (peer runs in parallel fetch the same source)."""
+    CACHE.mkdir(exist_ok=True)
+    with open(CACHE / ".lock", "w") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def pip_download_sdist(name: str, version: str, digest: str) -> Path:
     """The source distribution ``name==version`` from the package index, checked against
     its sha256, unpacked into ``.peers/`` (once; later runs reuse it). Returns the
@@ -148,20 +165,24 @@ def pip_download_sdist(name: str, version: str, digest: str) -> Path:
     folder = CACHE / stem
     if (folder / ".complete").exists():
         return folder
-    CACHE.mkdir(exist_ok=True)
+    with _cache_lock():
+        return folder if (folder / ".complete").exists() else _fetch(name, version, digest)
+
+
+def _fetch(name: str, version: str, digest: str) -> Path:
+    stem = f"{name.replace('-', '_')}-{version}"
+    folder = CACHE / stem
     archive = CACHE / f"{stem}.tar.gz"
     if not archive.exists() or sha256(archive) != digest:
         proc = subprocess.run(
             [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", name,
              "--dest", str(CACHE), f"{name}=={version}"],
-            capture_output=True, text=True)
+            capture_output=True, text=True, timeout=900)
         if proc.returncode or not archive.exists():
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             raise Unavailable(f"cannot download the {name} {version} sdist: {last}")
-    if sha256(archive) != digest:
-        raise Unavailable(f"{archive.name}: sha256 {sha256(archive)}, expected {digest}")
-    import tarfile
-
+    if sha256(archive) != digest:  # not "unavailable": a changed release is an error
+        raise RuntimeError(f"{archive.name}: sha256 {sha256(archive)}, expected {digest}")
     with tarfile.open(archive) as tar:
         kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
         tar.extractall(CACHE, **kwargs)  # type: ignore[arg-type]
