@@ -190,24 +190,32 @@ def _fetch(name: str, version: str, digest: str) -> Path:
     return folder
 
 
+def log_path(opts: Options) -> Path:
+    """Where pytest's whole output goes: ``$XPGPU_PEER_LOGS`` or ``.peers/logs/``."""
+    folder = Path(os.environ.get("XPGPU_PEER_LOGS") or CACHE / "logs")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{opts.peer}-{opts.device.replace(':', '')}-{opts.profile}.log"
+
+
 def run_pytest(opts: Options, run: Run) -> list[dict[str, str]]:
     """Run pytest as ``run`` says, with the outcome-recording plugin; returns one record
-    per test: nodeid, outcome (passed/failed/skipped) and a one-line message."""
-    with tempfile.TemporaryDirectory() as tmp:
+    per test: nodeid, outcome (passed/failed/skipped) and a one-line message. pytest's
+    output, with short tracebacks, goes to ``log_path(opts)``."""
+    log = log_path(opts)
+    with tempfile.TemporaryDirectory() as tmp, open(log, "w") as out:
         report = Path(tmp) / "report.jsonl"
         env = environment(opts, {**run.env, "XPGPU_PEER_REPORT": str(report)})
         cmd = [sys.executable, "-m", "pytest", "-p", "peers._report", "-p", "no:cacheprovider",
-               "-q", "--no-header", "-rN", "--tb=no", *run.args, *opts.pytest_args]
+               "-q", "--no-header", "-rfE", "--tb=short", *run.args, *opts.pytest_args]
         print("$", " ".join(cmd), f"(in {run.cwd})", flush=True)
         start = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=run.cwd, env=env, capture_output=True, text=True)
-        print(f"pytest exited {proc.returncode} after {time.perf_counter() - start:.0f} s",
-              flush=True)
+        proc = subprocess.run(cmd, cwd=run.cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        print(f"pytest exited {proc.returncode} after {time.perf_counter() - start:.0f} s; "
+              f"its output: {log}", flush=True)
         records = ([json.loads(line) for line in report.read_text().splitlines()]
                    if report.exists() else [])
     if proc.returncode not in (0, 1) and not records:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
-        print(tail)
+        print("\n".join(log.read_text().strip().splitlines()[-20:]))
         records.append({"nodeid": "<pytest>", "outcome": "failed",
                         "message": f"pytest exited {proc.returncode}"})
     return records
