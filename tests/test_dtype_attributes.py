@@ -69,3 +69,14 @@ def test_numpy_reads_the_attributes_too(name: str) -> None:
     assert np.issubdtype(dtype, np.floating) == (dtype.kind == "f")
     assert np.dtype(dtype).itemsize == dtype.itemsize
     assert dtype == np.dtype(name) and hash(dtype) == hash(np.dtype(name))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pandas_reads_them_as_numpys(name: str) -> None:
+    types_ = pytest.importorskip("pandas.api.types")
+    checks = [types_.is_float_dtype, types_.is_integer_dtype, types_.is_bool_dtype,
+              types_.is_complex_dtype, types_.is_numeric_dtype, types_.is_signed_integer_dtype,
+              types_.is_unsigned_integer_dtype]
+    dtype = getattr(xp, name)
+    assert [check(dtype) for check in checks] == [check(np.dtype(name)) for check in checks]
+    assert types_.pandas_dtype(dtype) == np.dtype(name)
