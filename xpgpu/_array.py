@@ -204,7 +204,7 @@ class Array:
             v.fail("__array__", f"implicit conversion of a {self._device} array to NumPy is "
                                 "not allowed; use x.to_device('cpu') or numpy.from_dlpack")
         if copy is not None and copy is not True and copy is not False:
-            v.fail("__array__", f"copy must be True, False or None, not {copy!r}")
+            v.bad_bool("__array__", copy, "copy", none=True)
         try:
             return CPU.backend.adapter.asarray_host(self._data, dtype, copy)
         except (TypeError, ValueError) as exc:  # a bad dtype, or copy=False needing a copy

@@ -16,7 +16,7 @@ from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, float64, uint64
+from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, bool_, float64, uint64
 from ._scalars import INT_BOUNDS, scalar_type
 
 # Python scalar types in rank order (bool < int < float < complex), the kind of dtype
@@ -60,7 +60,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
     dt = v.dtype_or_none(func, dtype)
     target = None if device is None else v.device_arg(func, device)
     if copy is not None and copy is not True and copy is not False:
-        v.fail(func, f"copy must be True, False or None, not {copy!r}")
+        v.bad_bool(func, copy, "copy", none=True)
     if type(obj) is Array:
         return _from_array(func, obj, dt, target, copy)
     if type(obj) in _PY_RANK or isinstance(obj, (list, tuple)):
@@ -151,9 +151,13 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
     rank, lo, hi = scanned
     if dtype is None:
         dtype = _RANK_DEFAULT[rank] if rank >= 0 else DEFAULTS["real floating"]
+    elif rank > _DTYPE_RANK[dtype] and type(obj) in _PY_RANK:
+        # A Python scalar of another kind: the standard's casts, as in full().
+        host = CPU.backend.asarray(v.cast_scalar(func, obj, dtype, "obj"))
+        return wrap_checked(func, host if target is CPU else transfer(host, CPU, target),
+                            target, dtype)
     elif rank > _DTYPE_RANK[dtype]:
-        v.fail(func, f"Python {_RANK_KINDS[rank]} values cannot be stored as {dtype.name} "
-                     "without a change of kind; pass a matching dtype or use astype()")
+        return _cast_sequence(func, obj, rank, dtype, target)
     bounds = INT_BOUNDS.get(dtype)
     if bounds is not None and not bounds[0] <= lo <= hi <= bounds[1]:
         bad = lo if lo < bounds[0] else hi
@@ -168,6 +172,32 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
     if target is not CPU:
         host = transfer(host, CPU, target)
     return wrap_checked(func, host, target, dtype)
+
+
+def _cast_sequence(func: str, obj: Any, rank: int, dtype: DType, target: Device) -> Array:
+    """Nested Python values of a higher kind than ``dtype`` (``asarray([1.5], dtype=int32)``),
+    cast as astype() casts: complex to real is refused, floats must fit an integer dtype."""
+    if rank == _PY_RANK[complex] and dtype is not bool_:
+        v.fail(func, f"Python complex values cannot be stored as {dtype.name}: casting "
+                     "complex to real discards the imaginary part, which the standard does not "
+                     "permit; pass a complex dtype or take the real parts first")
+    backend = CPU.backend
+    try:
+        host = backend.adapter.asarray_host(obj, _RANK_DEFAULT[rank].dtype)
+    except (OverflowError, ValueError) as e:  # huge ints, ragged nesting
+        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    bounds = INT_BOUNDS.get(dtype)
+    if bounds is not None and host.size:
+        if not bool(backend.all(backend.isfinite(host))):
+            v.fail(func, f"a non-finite value has no value in {dtype.name}", ValueError)
+        whole = backend.trunc(host)
+        lo, hi = float(backend.min(whole)), float(backend.max(whole))
+        if lo < bounds[0] or hi > bounds[1]:
+            v.fail(func, f"a value is out of range for dtype {dtype.name} "
+                         f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+    host = host.astype(dtype.dtype)
+    return wrap_checked(func, host if target is CPU else transfer(host, CPU, target), target,
+                        dtype)
 
 
 def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
@@ -273,10 +303,8 @@ def _fill(func: str, value: Any, dtype: DType | None) -> tuple[Any, DType]:
                      f"not {type(value).__name__}")
     if dtype is None:
         dtype = _PY_DEFAULT[t]
-    if v.scalar_result(func, dtype, value) is not dtype:
-        v.fail(func, f"a Python {t.__name__} fill_value cannot be stored as {dtype.name}")
     # A scalar of the dtype itself: no backend has to judge a Python int beyond int64.
-    return dtype.dtype.type(value), dtype
+    return v.cast_scalar(func, value, dtype), dtype
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
@@ -325,20 +353,13 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: Any = None, device: Any = 
 
 # ---- ranges ---------------------------------------------------------------------------
 
-def _real_arg(func: str, value: Any, name: str) -> int | float:
-    t = scalar_type(value)
-    if t is not int and t is not float:
-        v.fail(func, f"{name} must be a Python int or float, not {type(value).__name__}")
-    return t(value)  # type: ignore[no-any-return]
-
-
 def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
            dtype: Any = None, device: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html"""
     func = "arange"
-    start = _real_arg(func, start, "start")
-    stop = None if stop is None else _real_arg(func, stop, "stop")
-    step = _real_arg(func, step, "step")
+    start = v.real_arg(func, start, "start")
+    stop = None if stop is None else v.real_arg(func, stop, "stop")
+    step = v.real_arg(func, step, "step")
     if stop is None:
         start, stop = 0, start
     all_int = type(start) is int and type(stop) is int and type(step) is int
@@ -417,17 +438,14 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
              dtype: Any = None, device: Any = None, endpoint: bool = True) -> Array:
     """Evenly spaced numbers over an interval. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html"""
     func = "linspace"
-    kinds = (scalar_type(start), scalar_type(stop))
-    for t, name, value in zip(kinds, ("start", "stop"), (start, stop), strict=True):
-        if t not in (int, float, complex):
-            v.fail(func, f"{name} must be a Python int, float or complex, "
-                         f"not {type(value).__name__}")
+    start = v.number_arg(func, start, "start")
+    stop = v.number_arg(func, stop, "stop")
+    kinds = (type(start), type(stop))
     n = v.int_arg(func, num, "num")
     if n < 0:
         v.fail(func, f"num must be non-negative, got {n}", ValueError)
     v.size_check(func, (n,), 16)
-    if endpoint is not True and endpoint is not False:
-        v.fail(func, f"endpoint must be True or False, not {endpoint!r}")
+    v.bool_arg(func, endpoint, "endpoint")
     is_complex = complex in kinds
     if dtype is None:
         dt = DEFAULTS["complex floating" if is_complex else "real floating"]

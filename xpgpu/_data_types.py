@@ -27,7 +27,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
     x = array_arg(func, x)
     dt = v.dtype_arg(func, dtype)
     if copy is not True and copy is not False:
-        v.fail(func, f"copy must be True or False, not {copy!r}")
+        v.bad_bool(func, copy, "copy")
     source = x._device
     target = source if device is None else v.device_arg(func, device)
     src = x._dtype

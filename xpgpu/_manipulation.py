@@ -19,7 +19,8 @@ _INTEGRAL = KINDS["integral"]
 # ---- shapes ---------------------------------------------------------------------------
 
 def _shape_tuple(func: str, shape: object, name: str = "shape") -> tuple[Any, ...]:
-    if not isinstance(shape, tuple):
+    """A shape that may hold None (an unknown size): broadcast_shapes's."""
+    if not isinstance(shape, v.SEQUENCES):
         v.fail(func, f"{name} must be a tuple of ints, not {type(shape).__name__}")
     return tuple(None if s is None else v.int_arg(func, s, name) for s in shape)
 
@@ -64,7 +65,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     """Broadcast an array to a shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.broadcast_to.html"""
     func = "broadcast_to"
     x = array_arg(func, x)
-    target = v.shape_arg(func, _shape_tuple(func, shape))
+    target = v.shape_arg(func, v.int_tuple_arg(func, shape))
     if len(target) < x.ndim or broadcast_shape(func, x.shape, target) != target:
         v.fail(func, f"an array of shape {x.shape} cannot be broadcast to shape {target}",
                ValueError)
@@ -139,8 +140,8 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     """Insert axes of size one. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.expand_dims.html"""
     func = "expand_dims"
     x = array_arg(func, x)
-    n = 1 if not isinstance(axis, tuple) else len(axis)
-    axes = v.axis_tuple_arg(func, axis, x.ndim + n)
+    n = 1 if not isinstance(axis, v.SEQUENCES) else len(axis)
+    axes = v.axis_tuple_arg(func, axis, x.ndim + n, sequences=v.SEQUENCES)
     shape = iter(x.shape)
     new = tuple(1 if i in axes else next(shape) for i in range(x.ndim + n))
     return wrap(x._device.backend.reshape(x._data, new), x._dtype, x._device)
@@ -162,7 +163,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     """Give an array a new shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.reshape.html"""
     func = "reshape"
     x = array_arg(func, x)
-    dims = _shape_tuple(func, shape)
+    dims = v.int_tuple_arg(func, shape)
     if copy is not None:
         v.bool_arg(func, copy, "copy")
     unknown = [i for i, s in enumerate(dims) if s == -1]
@@ -196,12 +197,11 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     """Permute the axes of an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.permute_dims.html"""
     func = "permute_dims"
     x = array_arg(func, x)
-    if not isinstance(axes, tuple):
-        v.fail(func, f"axes must be a tuple of ints, not {type(axes).__name__}")
-    if len(axes) != x.ndim:
+    perm = v.int_tuple_arg(func, axes, "axes")
+    if len(perm) != x.ndim:
         v.fail(func, f"axes {axes} must have one entry per dimension of x ({x.ndim})",
                ValueError)
-    perm = v.axis_tuple_arg(func, axes, x.ndim, "axes")
+    perm = v.axis_tuple_arg(func, perm, x.ndim, "axes")
     return wrap(x._device.backend.permute_dims(x._data, perm), x._dtype, x._device)
 
 
@@ -210,8 +210,8 @@ def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[i
     """Move axes to new positions. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.moveaxis.html"""
     func = "moveaxis"
     x = array_arg(func, x)
-    src = v.axis_tuple_arg(func, source, x.ndim, "source")
-    dst = v.axis_tuple_arg(func, destination, x.ndim, "destination")
+    src = v.axis_tuple_arg(func, source, x.ndim, "source", sequences=v.SEQUENCES)
+    dst = v.axis_tuple_arg(func, destination, x.ndim, "destination", sequences=v.SEQUENCES)
     if len(src) != len(dst):
         v.fail(func, f"source {source} and destination {destination} must have the same "
                      "number of axes", ValueError)
@@ -224,7 +224,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """Reverse the order of elements along axes. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.flip.html"""
     func = "flip"
     x = array_arg(func, x)
-    axes = v.axes_arg(func, axis, x.ndim)
+    axes = v.axes_arg(func, axis, x.ndim, sequences=v.SEQUENCES)
     return wrap(x._device.backend.flip(x._data, axis=axes), x._dtype, x._device)
 
 
@@ -238,8 +238,8 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *,
         s = _shift(func, shift, x.size)
         data = backend.reshape(backend.roll(backend.reshape(x._data, (-1,)), s), x.shape)
         return wrap(data, x._dtype, x._device)
-    axes = v.axis_tuple_arg(func, axis, x.ndim, unique=False)
-    if isinstance(shift, tuple):
+    axes = v.axis_tuple_arg(func, axis, x.ndim, unique=False, sequences=v.SEQUENCES)
+    if isinstance(shift, v.SEQUENCES):
         if len(shift) != len(axes):
             v.fail(func, f"shift {shift} and axis {axis} must have the same length", ValueError)
         shifts = tuple(_shift(func, s, x.shape[a]) for s, a in zip(shift, axes, strict=True))
@@ -270,14 +270,14 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         r = array_arg(func, repeats, "repeats", _INTEGRAL)
         if r._device is not x._device:
             v.mismatch(func, x._device, r._device)
-        if r.ndim != 1 or r.shape[0] not in (1, n):
+        if r.ndim > 1 or (r.ndim == 1 and r.shape[0] not in (1, n)):
             v.fail(func, f"repeats of shape {r.shape} does not broadcast to ({n},)", ValueError)
         counts = r._data if r._dtype is int64 else r._data.astype(int64.dtype)
         # Note: the output size depends on the values: one device synchronisation.
         if r.size and int(backend.min(counts)) < 0:
             v.fail(func, "repeats must be non-negative", ValueError)
-        if r.shape[0] == 1:
-            counts = int(counts[0])
+        if r.ndim == 0 or r.shape[0] == 1:  # a 0-d array broadcasts as one count
+            counts = int(counts.reshape(-1)[0])
     else:
         counts = v.int_arg(func, repeats, "repeats")
         if counts < 0:
@@ -291,8 +291,8 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     """Repeat an array along each axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.tile.html"""
     func = "tile"
     x = array_arg(func, x)
-    reps = _shape_tuple(func, repetitions, "repetitions")
-    if any(r is None or r < 0 for r in reps):
+    reps = v.int_tuple_arg(func, repetitions, "repetitions")
+    if any(r < 0 for r in reps):
         v.fail(func, f"repetitions must be non-negative ints, got {repetitions}", ValueError)
     pad = max(len(reps), x.ndim)
     shape = (1,) * (pad - x.ndim) + x.shape

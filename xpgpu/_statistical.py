@@ -24,11 +24,12 @@ _ACCUMULATE: dict[DType, DType] = {
     **{d: uint64 for d in KINDS["unsigned integer"]},
     **{d: d for d in _FLOATING},
 }
-# The dtype= arguments accepted for an input dtype: the same kind or a wider one
-# (a floating dtype never silently becomes an integer, a complex one never real).
+# The dtype= arguments accepted for an input dtype: the input is cast to dtype first, as
+# the standard says, where astype() may cast it: any numeric dtype, but a complex input
+# never becomes real (the standard: "should not be permitted"); bool is not numeric.
 _DTYPE_ALLOWED: dict[DType, frozenset[DType]] = {
     **{d: _NUMERIC for d in KINDS["integral"]},
-    **{d: _FLOATING for d in _REAL_FLOATING},
+    **{d: _NUMERIC for d in _REAL_FLOATING},
     **{d: KINDS["complex floating"] for d in KINDS["complex floating"]},
 }
 _NAN = {d: float("nan") for d in _REAL_FLOATING} | {
@@ -59,6 +60,14 @@ def _accumulation_dtype(func: str, x: Array, dtype: object) -> DType:
     return out
 
 
+def _input(x: Array, out: DType) -> Any:
+    """x's data for an accumulation in ``out``: cast first where a floating input meets an
+    integer dtype (as astype casts; the backends' reductions would refuse or differ)."""
+    if out in KINDS["integral"] and x._dtype in _REAL_FLOATING:
+        return x._data.astype(out.dtype)
+    return x._data
+
+
 def _nan_fill(x: Array, shape: tuple[int, ...]) -> Array:
     """The standard's NaN for a statistic of too few elements."""
     data = x._device.backend.full(shape, _NAN[x._dtype], dtype=x._dtype.dtype)
@@ -72,7 +81,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = 
     """Sum of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.sum.html"""
     x, axes, keepdims = _reduction("sum", x, axis, keepdims, _NUMERIC)
     out = _accumulation_dtype("sum", x, dtype)
-    data = x._device.backend.sum(x._data, axis=axes, dtype=out.dtype, keepdims=keepdims)
+    data = x._device.backend.sum(_input(x, out), axis=axes, dtype=out.dtype, keepdims=keepdims)
     return wrap_checked("sum", data, x._device, out)
 
 
@@ -81,7 +90,8 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any =
     """Product of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.prod.html"""
     x, axes, keepdims = _reduction("prod", x, axis, keepdims, _NUMERIC)
     out = _accumulation_dtype("prod", x, dtype)
-    data = x._device.backend.prod(x._data, axis=axes, dtype=out.dtype, keepdims=keepdims)
+    data = x._device.backend.prod(_input(x, out), axis=axes, dtype=out.dtype,
+                                  keepdims=keepdims)
     return wrap_checked("prod", data, x._device, out)
 
 
@@ -92,7 +102,7 @@ def _cumulative(func: str, x: object, axis: object, dtype: object, include_initi
     out = _accumulation_dtype(func, x, dtype)
     include_initial = v.bool_arg(func, include_initial, "include_initial")
     backend = x._device.backend
-    data = (backend.cumsum if identity == 0 else backend.cumprod)(x._data, axis=a,
+    data = (backend.cumsum if identity == 0 else backend.cumprod)(_input(x, out), axis=a,
                                                                      dtype=out.dtype)
     if include_initial:
         shape = (*x.shape[:a], 1, *x.shape[a + 1:])
@@ -151,12 +161,10 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
 
 def _moment(func: str, x: object, axis: object, correction: object, keepdims: object) -> Array:
     x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_FLOATING)
-    if type(correction) is not float and (isinstance(correction, bool)
-                                          or not isinstance(correction, (int, float))):
-        v.fail(func, f"correction must be an int or a float, not {type(correction).__name__}")
-    if not correction >= 0:  # type: ignore[operator]
+    correction = v.real_arg(func, correction, "correction")
+    if not correction >= 0:
         v.fail(func, f"correction must be non-negative, got {correction}", ValueError)
-    if math.prod(x.shape[a] for a in axes) - correction <= 0:  # type: ignore[operator]
+    if math.prod(x.shape[a] for a in axes) - correction <= 0:
         return _nan_fill(x, _reduced_shape(x.shape, axes, keepdims))
     data = getattr(x._device.backend, func)(x._data, axis=axes, ddof=correction,
                                             keepdims=keepdims)

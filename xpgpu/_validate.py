@@ -8,13 +8,14 @@ are built only on failure. Error types: ``TypeError`` for types and dtypes,
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import NoReturn
 
 from . import _devices
 from ._devices import Device
 from ._dtypes import CATEGORIES, KINDS, DType, as_dtype
-from ._scalars import INT_BOUNDS, SCALAR_RESULT, scalar_type
+from ._scalars import CAST_TO, INT_BOUNDS, SCALAR_RESULT, scalar_type
 
 
 class DeviceMismatchError(ValueError):
@@ -95,6 +96,36 @@ def scalar_result(func: str, dtype: DType, value: object) -> DType:
     return result
 
 
+def cast_scalar(func: str, value: object, dtype: DType, name: str = "fill_value") -> object:
+    """A Python scalar stored as ``dtype`` where a dtype is given (``full``, ``asarray``):
+    converted as the standard's ``astype`` casts (bool to 0/1, a float truncated towards
+    zero), as a scalar of the dtype; the standard's error where the cast is not permitted
+    (complex to real) or the value does not fit (every backend then differs)."""
+    t = scalar_type(value)
+    if t is None:
+        fail(func, f"{name} must be a Python bool, int, float or complex, not "
+                   f"{type(value).__name__}")
+    if dtype not in CAST_TO[t]:
+        fail(func, f"a Python complex {name} cannot be stored as {dtype.name}: casting "
+                   "complex to real discards the imaginary part, which the standard does not "
+                   "permit; pass value.real or a complex dtype")
+    bounds = INT_BOUNDS.get(dtype)
+    if bounds is not None:
+        if t is float:
+            if not math.isfinite(value):  # type: ignore[arg-type]
+                fail(func, f"{name} {value} has no value in {dtype.name}; pass a finite "
+                           "value", ValueError)
+            value = math.trunc(value)  # type: ignore[arg-type]
+        if not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
+            fail(func, f"{name} {value} is out of range for dtype {dtype.name} "
+                       f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+        value = int(value)  # type: ignore[call-overload]
+    try:
+        return dtype.dtype.type(value)
+    except OverflowError:  # an int beyond the floating range
+        fail(func, f"{name} {value} is out of range for dtype {dtype.name}", OverflowError)
+
+
 # ---- dtype and device arguments -------------------------------------------------------
 
 def dtype_arg(func: str, dtype: object) -> DType:
@@ -149,6 +180,10 @@ def kind_arg(func: str, kind: object) -> frozenset[DType]:
 
 # ---- integers and axes ----------------------------------------------------------------
 
+_REAL_FLOAT = KINDS["real floating"]
+_COMPLEX = KINDS["complex floating"]
+_INTEGRAL = KINDS["integral"]
+
 # The backend's largest size (intp is 64-bit on every supported platform): an array of more
 # bytes never reaches the backend, whose errors name no function (see size_check).
 INTP_MAX = 2**63 - 1
@@ -187,12 +222,14 @@ def axis_or_only(func: str, axis: object, ndim: int) -> int:
     return axis_arg(func, axis, ndim)
 
 
-def axes_arg(func: str, axis: object, ndim: int, name: str = "axis") -> tuple[int, ...]:
-    """None (all axes), an int or a tuple of distinct ints, normalised and sorted."""
+def axes_arg(func: str, axis: object, ndim: int, name: str = "axis",
+             sequences: tuple[type, ...] = (tuple,)) -> tuple[int, ...]:
+    """None (all axes), an int or a tuple of distinct ints, normalised and sorted
+    (``sequences=SEQUENCES``: a list too, where every backend takes one)."""
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, tuple):
-        axes = tuple(axis_arg(func, a, ndim, name) for a in axis)
+    if isinstance(axis, sequences):
+        axes = tuple(axis_arg(func, a, ndim, name) for a in axis)  # type: ignore[attr-defined]
         if len(set(axes)) != len(axes):
             fail(func, f"repeated axis in {name}={axis!r}", ValueError)
         return tuple(sorted(axes))
@@ -229,16 +266,64 @@ def size_check(func: str, dims: tuple[int, ...], itemsize: int = 1) -> None:
 def bool_arg(func: str, value: object, name: str) -> bool:
     """A flag argument (``keepdims``, ``descending`` ...): a Python bool."""
     if value is not True and value is not False:
-        fail(func, f"{name} must be a bool, not {type(value).__name__}")
+        bad_bool(func, value, name)
     return value  # type: ignore[return-value]
 
 
+def bad_bool(func: str, value: object, name: str, none: bool = False) -> NoReturn:
+    # Note: array-api-strict takes ints and NumPy bools here; PyTorch refuses ints and
+    # NumPy's reductions refuse numpy.bool_ (calibration: docs/deviations.md).
+    fail(func, f"{name} must be {'True, False or None' if none else 'True or False'}, not "
+               f"{type(value).__name__} {value!r}; use bool({name})")
+
+
+# The sequences taken where the standard says tuple and every backend (NumPy, CuPy,
+# PyTorch) also takes a list: shapes, permutations, the axes of flip/expand_dims/moveaxis.
+SEQUENCES = (tuple, list)
+
+
+def int_tuple_arg(func: str, value: object, name: str = "shape") -> tuple[int, ...]:
+    """A tuple of ints (a shape, a permutation, repetitions): a tuple or a list, as every
+    backend takes, of ints or objects with ``__index__``."""
+    if type(value) is not tuple and not isinstance(value, SEQUENCES):
+        fail(func, f"{name} must be a tuple of ints, not {type(value).__name__}")
+    return tuple(int_arg(func, s, name) for s in value)  # type: ignore[attr-defined]
+
+
+def number_arg(func: str, value: object, name: str) -> int | float | complex:
+    """A number argument (``linspace``'s start and stop): as real_arg, or a complex."""
+    if scalar_type(value) is complex or as_dtype(getattr(value, "dtype", None)) in _COMPLEX:
+        if getattr(value, "ndim", 0) == 0:
+            return complex(value)  # type: ignore[call-overload]
+    return real_arg(func, value, name)
+
+
+def real_arg(func: str, value: object, name: str) -> int | float:
+    """A real number argument (``start``, ``d``, ``rtol``, ``correction`` ...): a Python int
+    or float, a NumPy integer or floating scalar or a 0-d array of such a dtype (as int or
+    float, as array-api-strict and every backend take them); not a bool."""
+    t = type(value)
+    if t is int or t is float:
+        return value  # type: ignore[return-value]
+    if not isinstance(value, bool) and getattr(value, "ndim", 0) == 0:
+        dtype = as_dtype(getattr(value, "dtype", None))
+        if isinstance(value, float) or dtype in _REAL_FLOAT:
+            return float(value)  # type: ignore[arg-type]
+        if isinstance(value, int) or dtype in _INTEGRAL:
+            return operator.index(value)  # type: ignore[arg-type]
+    fail(func, f"{name} must be a Python int or float, not {type(value).__name__}"
+         + (f" (use float({name}))" if hasattr(value, "__float__") else ""))
+
+
+
 def axis_tuple_arg(func: str, axis: object, ndim: int, name: str = "axis",
-                   unique: bool = True) -> tuple[int, ...]:
-    """An int or a tuple of ints, each normalised to [0, ndim), in the given order."""
-    if not isinstance(axis, tuple):
+                   unique: bool = True, sequences: tuple[type, ...] = (tuple,)
+                   ) -> tuple[int, ...]:
+    """An int or a tuple of ints, each normalised to [0, ndim), in the given order
+    (``sequences=SEQUENCES``: a list too, where every backend takes one)."""
+    if not isinstance(axis, sequences):
         return (axis_arg(func, axis, ndim, name),)
-    axes = tuple(axis_arg(func, a, ndim, name) for a in axis)
+    axes = tuple(axis_arg(func, a, ndim, name) for a in axis)  # type: ignore[attr-defined]
     if unique and len(set(axes)) != len(axes):
         fail(func, f"repeated axis in {name}={axis!r}", ValueError)
     return axes

@@ -153,8 +153,7 @@ irfftn = _make_nd("irfftn")
 def _freq(name: str, n: object, d: object, dtype: object, device: object) -> Array:
     size = _length(name, n, "n")
     v.size_check(name, (size,), 8)
-    if isinstance(d, bool) or not isinstance(d, (int, float)):
-        v.fail(name, f"d must be a Python float, not {type(d).__name__}")
+    d = v.real_arg(name, d, "d")
     if not d:
         v.fail(name, "d must be non-zero", ValueError)
     out = float64 if dtype is None else v.dtype_arg(name, dtype)

@@ -95,19 +95,13 @@ def _call(func: str, device: Device, name: str, *args: Any, **kwargs: Any) -> An
         v.fail(func, str(e), ValueError)
 
 
-def _bool_arg(func: str, value: object, name: str) -> bool:
-    if type(value) is not bool:
-        v.fail(func, f"{name} must be True or False, not {value!r}")
-    return value  # type: ignore[return-value]
-
-
 def _rtol(func: str, x: Array, rtol: object) -> Any:
     """The relative tolerance: a Python float, or backend data shaped (..., 1)."""
     if rtol is None:
         real = REAL_OF.get(x._dtype, x._dtype)
         return max(x.shape[-2:]) * float(x._device.backend.finfo(real.dtype).eps)
-    if isinstance(rtol, (int, float)) and not isinstance(rtol, bool):
-        return float(rtol)
+    if type(rtol) is not Array:
+        return float(v.real_arg(func, rtol, "rtol"))
     if type(rtol) is Array:
         r = array_arg(func, rtol, "rtol", _REAL_FLOAT)
         v.common_device(func, [x._device, r._device])
@@ -128,7 +122,7 @@ def _large(func: str, x: Array, rtol: object, s: Any) -> Any:
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """Cholesky factor. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.cholesky.html"""
     x = _matrices("cholesky", x, square=True)
-    upper = _bool_arg("cholesky", upper, "upper")
+    upper = v.bool_arg("cholesky", upper, "upper")
     data = _call("cholesky", x._device, "cholesky", x._data)
     if upper:  # x = U^H U with U = L^H
         data = (data.conj() if x._dtype in _COMPLEX else data).swapaxes(-1, -2)
@@ -215,7 +209,7 @@ def _svd(func: str, x: Array, full: bool) -> Any:
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """Singular value decomposition. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.svd.html"""
     x = _matrices("svd", x)
-    full = _bool_arg("svd", full_matrices, "full_matrices")
+    full = v.bool_arg("svd", full_matrices, "full_matrices")
     u, s, vh = _svd("svd", x, full)
     return SVDResult(wrap_checked("svd", u, x._device, x._dtype),
                      wrap_checked("svd", s, x._device, REAL_OF.get(x._dtype, x._dtype)),
@@ -367,7 +361,7 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     """Matrix norms. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.matrix_norm.html"""
     func = "matrix_norm"
     x = _matrices(func, x)
-    keepdims = _bool_arg(func, keepdims, "keepdims")
+    keepdims = v.bool_arg(func, keepdims, "keepdims")
     if type(ord) not in (int, float, str) or ord not in _MATRIX_ORDS:
         v.fail(func, f"ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf, not {ord!r}",
                ValueError if type(ord) in (int, float, str) else TypeError)
@@ -406,7 +400,7 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
     func = "vector_norm"
     x = array_arg(func, x, "x", _FLOAT)
     axes = v.axes_arg(func, axis, x.ndim)
-    keepdims = _bool_arg(func, keepdims, "keepdims")
+    keepdims = v.bool_arg(func, keepdims, "keepdims")
     if isinstance(ord, bool) or not isinstance(ord, (int, float)) or math.isnan(ord):
         v.fail(func, f"ord must be an int or a float (inf included), not {ord!r}",
                TypeError if not isinstance(ord, (int, float)) else ValueError)
