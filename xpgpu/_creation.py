@@ -46,6 +46,17 @@ def _no_copy(func: str, why: str) -> NoReturn:
     v.fail(func, f"copy=False, but {why} needs a copy", ValueError)
 
 
+def _ragged(func: str) -> NoReturn:
+    v.fail(func, "cannot convert the nested sequence to an array: its sequences differ in "
+                 "length (or hold values beyond every dtype); use sequences of one length at "
+                 "each depth", ValueError)
+
+
+def _unconvertible(func: str, obj: Any, error: type[Exception]) -> NoReturn:
+    v.fail(func, f"cannot convert {v.type_name(obj)} to an array; use a (nested) sequence "
+                 "of Python scalars, a NumPy array or an object with __dlpack__", error)
+
+
 def _complex_to_real(func: str, src: DType, dst: DType) -> NoReturn:
     v.fail(func, f"casting {src.name} to {dst.name} would discard the imaginary part, which "
                  "the standard does not permit; use real() or imag() first")
@@ -137,8 +148,8 @@ def _from_nested_arrays(func: str, obj: Any, dtype: DType | None, target: Device
             dtype = v.scalar_result(func, dtype, value)
     try:
         host = CPU.backend.adapter.asarray_host(nested, dtype.dtype)
-    except (TypeError, ValueError) as e:
-        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    except (TypeError, ValueError):
+        _ragged(func)
     target = target or source
     return wrap_checked(func, transfer(host, CPU, target), target, dtype)
 
@@ -165,10 +176,11 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
                      f"[{bounds[0]}, {bounds[1]}]", OverflowError)
     try:
         host = CPU.backend.adapter.asarray_host(obj, dtype.dtype)
-    except OverflowError as e:  # an int too large for a floating dtype
-        v.fail(func, f"a value is out of range for dtype {dtype.name}: {e}", OverflowError)
-    except ValueError as e:  # ragged nesting
-        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    except OverflowError:  # an int too large for a floating dtype
+        v.fail(func, f"a value is out of range for dtype {dtype.name}; use smaller values",
+               OverflowError)
+    except ValueError:  # ragged nesting
+        _ragged(func)
     if target is not CPU:
         host = transfer(host, CPU, target)
     return wrap_checked(func, host, target, dtype)
@@ -184,8 +196,8 @@ def _cast_sequence(func: str, obj: Any, rank: int, dtype: DType, target: Device)
     backend = CPU.backend
     try:
         host = backend.adapter.asarray_host(obj, _RANK_DEFAULT[rank].dtype)
-    except (OverflowError, ValueError) as e:  # huge ints, ragged nesting
-        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    except (OverflowError, ValueError):  # huge ints, ragged nesting
+        _ragged(func)
     bounds = INT_BOUNDS.get(dtype)
     if bounds is not None and host.size:
         if not bool(backend.all(backend.isfinite(host))):
@@ -211,12 +223,12 @@ def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
             pass  # other array-likes (__array__, __array_interface__): NumPy decides
     try:
         host = adapter.asarray_host(obj, None, False if copy is False else None)
-    except ValueError as e:
+    except ValueError:
         if copy is False:
             _no_copy(func, f"converting {type(obj).__name__}")
-        v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}", ValueError)
-    except TypeError as e:
-        v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}")
+        _unconvertible(func, obj, ValueError)
+    except TypeError:
+        _unconvertible(func, obj, TypeError)
     copied = False
     src = FROM_NP.get(host.dtype)
     if src is None and not host.dtype.isnative:  # byte-swapped data of a standard dtype

@@ -251,16 +251,16 @@ def _binary(name: str, category: str, rule: str,
         if device is CPU:
             try:  # free in Python 3.11 unless raised: shapes that do not broadcast
                 data = cpu_func(a, b)
-            except ValueError as e:
-                v.fail(label, str(e), ValueError)
+            except ValueError:
+                _no_broadcast(label, a, b)
             if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
                 return wrap_checked(label, data, device, out)
         else:
             backend = device.backend
             try:
                 data = getattr(backend, name)(a, b)
-            except ValueError as e:
-                v.fail(label, str(e), ValueError)
+            except ValueError:
+                _no_broadcast(label, a, b)
             if type(data) is not backend.ndarray or data.dtype is not out.dtype:
                 return wrap_checked(label, data, device, out)
         a = _new(Array)
@@ -294,6 +294,13 @@ def _with_scalar(name: str, allowed: frozenset[DType], scalar_out: dict[tuple[DT
     if out is None:
         v.bad_dtype(name, promoted, allowed, "the promoted operand")
     return out
+
+
+def _no_broadcast(name: str, a: Any, b: Any) -> NoReturn:
+    s1, s2 = getattr(a, "shape", ()), getattr(b, "shape", ())
+    v.fail(name, f"shapes {s1} and {s2} cannot be broadcast together (trailing axes must be "
+                 "equal or 1); use reshape(), expand_dims() or a[..., None] to line them up",
+           ValueError)
 
 
 def _no_array(name: str, x1: object, x2: object) -> NoReturn:

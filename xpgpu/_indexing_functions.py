@@ -25,10 +25,12 @@ def _indices(func: str, x: Array, indices: object) -> Any:
 def _gather(func: str, gather: Any, x: Array, idx: Any, axis: int) -> Array:
     try:
         data = gather(x._data, idx, axis=axis)
-    except IndexError as e:
+    except IndexError:
         # Note: out-of-bounds indices are unspecified by the standard; NumPy raises,
         # CuPy wraps them around (without a device synchronisation to check).
-        v.fail(func, f"an index is out of bounds: {e}", IndexError)
+        n = x._data.shape[axis]
+        v.fail(func, f"indices holds an index out of bounds for axis {axis} of size {n}; use "
+                     f"indices in [{-n}, {n})", IndexError)
     return _result(func, data, x)
 
 

@@ -54,9 +54,23 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         v.fail("matmul", "0-d arrays are not allowed; use multiply()", ValueError)
     try:
         data = device.backend.matmul(x1._data, x2._data)
-    except ValueError as e:
-        v.fail("matmul", f"shapes {x1.shape} and {x2.shape} do not match: {e}", ValueError)
+    except ValueError:
+        _matmul_error(x1.shape, x2.shape)
     return wrap_checked("matmul", data, device, dtype)
+
+
+def _matmul_error(s1: tuple[int, ...], s2: tuple[int, ...]) -> None:
+    """Why two shapes have no matrix product (built only on failure)."""
+    k1 = s1[-1]
+    k2 = s2[0] if len(s2) == 1 else s2[-2]
+    if k1 != k2:
+        where = "its only axis" if len(s2) == 1 else "its second-to-last axis"
+        v.fail("matmul", f"x1 of shape {s1} has {k1} columns, but x2 of shape {s2} has {k2} "
+                         f"rows ({where}); use matrix_transpose() or permute_dims() to line up "
+                         "the contracted axes", ValueError)
+    v.fail("matmul", f"the stack shapes of x1 {s1[:-2]} and x2 {s2[:-2]} (all axes but the "
+                     "last two) cannot be broadcast together; use reshape() or expand_dims() "
+                     "to make them broadcast", ValueError)
 
 
 def matrix_transpose(x: Array, /) -> Array:

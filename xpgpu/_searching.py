@@ -95,7 +95,11 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: str = "left",
             v.fail(func, f"sorter of shape {s.shape} must have x1's shape {x1.shape}",
                    ValueError)
         order = s._data if s._dtype is int64 else s._data.astype(int64.dtype)
-    data = x1._device.backend.searchsorted(x1._data, values, side=side, sorter=order)
+    try:
+        data = x1._device.backend.searchsorted(x1._data, values, side=side, sorter=order)
+    except ValueError:  # NumPy checks the sorter's values
+        v.fail(func, f"sorter holds an index outside [0, {x1.shape[0]}); use argsort(x1)",
+               ValueError)
     return wrap_checked(func, data, x1._device, int64)
 
 

@@ -13,8 +13,9 @@ import operator
 from typing import NoReturn
 
 from . import _devices
+from ._backend._numpy import dtype as _host_dtype
 from ._devices import Device
-from ._dtypes import CATEGORIES, KINDS, DType, as_dtype
+from ._dtypes import ALL, BY_NAME, CATEGORIES, COMPLEX_OF, KINDS, DType, as_dtype
 from ._scalars import CAST_TO, INT_BOUNDS, SCALAR_RESULT, scalar_type
 
 
@@ -48,20 +49,85 @@ def _category_name(dtypes: frozenset[DType]) -> str:
 
 # ---- arrays ---------------------------------------------------------------------------
 
+# The fix named where the permissive profile lifts a refusal.
+PERMISSIVE = "or xpgpu.set_strict(False) for NumPy's behaviour"
+
+
+def type_name(x: object) -> str:
+    """``numpy.ndarray``, ``cupy.ndarray``, ``list``; ``the type numpy.float32`` for a class."""
+    t = x if isinstance(x, type) else type(x)
+    module = t.__module__.partition(".")[0]
+    name = t.__name__ if module == "builtins" else f"{module}.{t.__name__}"
+    return f"the type {name}" if isinstance(x, type) else name
+
+
 def not_an_array(func: str, x: object, name: str = "x") -> NoReturn:
-    hint = hasattr(x, "__array__") or isinstance(x, (list, tuple))
-    fail(func, f"{name} must be an xpgpu array, not {type(x).__name__}"
-         + (" (use xpgpu.asarray() first)" if hint else ""))
+    if isinstance(x, type):
+        dtype = _dtype_of_type(x)
+        hint = (f"for a dtype use xpgpu.{dtype.name}; for data use xpgpu.asarray()"
+                if dtype is not None else f"use xpgpu.asarray({name}) to make an array")
+    elif hasattr(x, "__dlpack__") or hasattr(x, "__array__"):
+        hint = f"use xpgpu.asarray({name}) first (it copies host data to the device)"
+    else:
+        hint = f"use xpgpu.asarray({name}) to make an array"
+    fail(func, f"{name} must be an xpgpu array, not {type_name(x)}; {hint}")
+
+
+def _dtype_of_type(t: type) -> DType | None:
+    """The standard dtype a Python or NumPy scalar type names (float32 for numpy.float32)."""
+    try:
+        return as_dtype(_host_dtype(t))
+    except TypeError:
+        return None
+
+
+# Input dtype kinds, most general first: the dtype a refusal suggests casting to.
+_SUGGEST = ("float64", "complex128", "int64", "bool")
+# Functions with a better fix than a cast, by the kind of input they refuse.
+_DTYPE_FIX = {
+    **{f: f"use {f.replace('fft', 'rfft', 1) if f.startswith('fft') else 'r' + f}() for real "
+          "input, or astype(x, xpgpu.complex128) first" for f in ("fft", "fftn")},
+    **{f: "use astype(x, xpgpu.complex128) first" for f in ("ifft", "ifftn", "irfft", "irfftn",
+                                                           "hfft")},
+}
+_TRUE_DIVIDE = frozenset({"divide", "__truediv__", "__rtruediv__", "__itruediv__"})
 
 
 def bad_dtype(func: str, dtype: DType, category: frozenset[DType], name: str = "x") -> NoReturn:
-    fail(func, f"{name} has dtype {dtype.name}, but only {_category_name(category)} dtypes "
-               "are allowed")
+    allowed = _category_name(category)
+    if name == "dtype":  # a dtype= argument
+        first = next(d for d in ALL if d in category)
+        fail(func, f"dtype must be a {allowed} dtype, not {dtype.name}; use "
+                   f"xpgpu.{first.name} or another {allowed} dtype")
+    fix = _DTYPE_FIX.get(func) if dtype in KINDS["real floating"] else None
+    if fix is None:
+        to = _suggest(dtype, category)
+        if to is None:
+            fix = "use real(x), imag(x) or abs(x) first" if dtype in KINDS["complex floating"] \
+                else f"use astype({name}, ...) to one of them first"
+        else:
+            fix = f"use astype({name}, xpgpu.{to.name}) first"
+        if func in _TRUE_DIVIDE and dtype not in KINDS["complex floating"]:
+            fix += f" (or floor_divide() for integers), {PERMISSIVE}"
+    fail(func, f"{name} has dtype {dtype.name}, but only {allowed} dtypes are allowed; {fix}")
+
+
+def _suggest(dtype: DType, category: frozenset[DType]) -> DType | None:
+    """A dtype of ``category`` that holds ``dtype``'s values: the same precision's complex
+    for a real floating dtype, else the default of the most general kind allowed."""
+    if dtype in COMPLEX_OF and COMPLEX_OF[dtype] in category:
+        return COMPLEX_OF[dtype]
+    if dtype in KINDS["complex floating"]:
+        return None
+    for name in _SUGGEST:
+        if BY_NAME[name] in category:
+            return BY_NAME[name]
+    return None
 
 
 def no_promotion(func: str, a: DType, b: DType) -> NoReturn:
     fail(func, f"{a.name} and {b.name} cannot be promoted together by the standard's "
-               "type promotion rules (use astype() to choose a dtype)")
+               f"type promotion rules; use astype() to give both one dtype, {PERMISSIVE}")
 
 
 def mismatch(func: str, a: Device, b: Device) -> NoReturn:
@@ -83,11 +149,13 @@ def scalar_result(func: str, dtype: DType, value: object) -> DType:
     """The dtype of an array of ``dtype`` combined with the Python scalar ``value``."""
     t = scalar_type(value)
     if t is None:
-        fail(func, f"expected an xpgpu array or a Python scalar, got {type(value).__name__}")
+        fail(func, f"expected an xpgpu array or a Python scalar, got {type_name(value)}; use "
+                   "xpgpu.asarray(value), or float(value) / int(value) for a NumPy scalar")
     result = SCALAR_RESULT.get((dtype, t))
     if result is None:
         fail(func, f"a Python {t.__name__} cannot be combined with an array of dtype "
-                   f"{dtype.name} (the standard leaves this undefined)")
+                   f"{dtype.name} (the standard leaves this undefined); "
+                   + _scalar_fix(dtype, t))
     if t is int and dtype in INT_BOUNDS:
         lo, hi = INT_BOUNDS[dtype]
         if not lo <= value <= hi:  # type: ignore[operator]
@@ -126,14 +194,42 @@ def cast_scalar(func: str, value: object, dtype: DType, name: str = "fill_value"
         fail(func, f"{name} {value} is out of range for dtype {dtype.name}", OverflowError)
 
 
+_PY_KIND = {bool: ("bool", "bool"), int: ("integral", "int64"),
+            float: ("real floating", "float64"), complex: ("complex floating", "complex128")}
+_KIND_ORDER = ("bool", "integral", "real floating", "complex floating")
+
+
+def _scalar_fix(dtype: DType, t: type) -> str:
+    """The fix for a Python scalar of another kind than the array: cast the array up to the
+    scalar's kind, or spell the scalar in the array's kind."""
+    kind, default = _PY_KIND[t]
+    mine = next(k for k in _KIND_ORDER if dtype in KINDS[k]) if dtype is not BY_NAME["bool"] \
+        else "bool"
+    if _KIND_ORDER.index(kind) > _KIND_ORDER.index(mine):
+        return f"use astype(x, xpgpu.{default}) first, {PERMISSIVE}"
+    spelled = {"bool": "bool(value)", "integral": "int(value)", "real floating": "float(value)",
+               "complex floating": "complex(value)"}[mine]
+    return f"use a scalar of the array's kind ({spelled}), {PERMISSIVE}"
+
+
 # ---- dtype and device arguments -------------------------------------------------------
 
 def dtype_arg(func: str, dtype: object) -> DType:
     """A ``dtype=`` argument: an xpgpu dtype or a NumPy dtype instance of a standard dtype."""
     result = as_dtype(dtype)
     if result is None:
-        fail(func, f"dtype must be an xpgpu dtype (such as xpgpu.float32), not {dtype!r}")
+        bad_dtype_arg(func, dtype, "dtype")
     return result
+
+
+def bad_dtype_arg(func: str, dtype: object, name: str) -> NoReturn:
+    named = BY_NAME.get(dtype) if isinstance(dtype, str) else \
+        _dtype_of_type(dtype) if isinstance(dtype, type) else None
+    if named is not None:
+        fix = f"use xpgpu.{named.name}, {PERMISSIVE}"
+    else:
+        fix = "use one of the standard's dtypes, such as xpgpu.float32"
+    fail(func, f"{name} must be an xpgpu dtype, not {dtype!r}; {fix}")
 
 
 def dtype_or_none(func: str, dtype: object) -> DType | None:
@@ -148,9 +244,10 @@ def device_arg(func: str, device: object) -> Device:
         found = _devices.lookup(device)
         if found is not None:
             return found
-        fail(func, f"no device {device!r} here; available: "
-                   f"{', '.join(map(str, _devices.all_devices()))}", ValueError)
-    fail(func, f"device must be an xpgpu Device (such as x.device), not {device!r}")
+        fail(func, f"no device {device!r} here; use one of "
+                   f"{', '.join(map(repr, map(str, _devices.all_devices())))}", ValueError)
+    fail(func, f"device must be an xpgpu Device, not {device!r}; use x.device or a name "
+               "such as 'cpu' or 'cuda:0'")
 
 
 def device_or_default(func: str, device: object) -> Device:
@@ -162,19 +259,20 @@ def kind_arg(func: str, kind: object) -> frozenset[DType]:
     if isinstance(kind, str):
         found = KINDS.get(kind)
         if found is None:
-            fail(func, f"unknown dtype kind {kind!r}; kinds are {', '.join(map(repr, KINDS))}",
-                 ValueError)
+            fail(func, f"unknown dtype kind {kind!r}; use one of "
+                       f"{', '.join(map(repr, KINDS))}", ValueError)
         return found
     if isinstance(kind, tuple):
         result: frozenset[DType] = frozenset()
         for k in kind:
             if isinstance(k, tuple):
-                fail(func, "a kind tuple cannot nest tuples")
+                fail(func, "a kind tuple cannot nest tuples; use one flat tuple")
             result |= kind_arg(func, k)
         return result
     dtype = as_dtype(kind)
     if dtype is None:
-        fail(func, f"kind must be a dtype, a kind name or a tuple of them, not {kind!r}")
+        fail(func, f"kind must be a dtype, a kind name or a tuple of them, not {kind!r}; use "
+                   "a name such as 'real floating' or a dtype such as xpgpu.float32")
     return frozenset({dtype})
 
 
@@ -194,12 +292,16 @@ def int_arg(func: str, value: object, name: str) -> int:
     if type(value) is int:
         return value  # type: ignore[return-value]
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        fail(func, f"{name} must be an int, not {type(value).__name__}")
+        fail(func, f"{name} must be an int, not {type_name(value)}; use "
+                   + ("a Python int" if isinstance(value, bool) or not hasattr(value, "__int__")
+                      else f"int({name}) if it holds a whole number"))
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError) as exc:
-        reason = str(exc).removeprefix("__index__: ")
-        fail(func, f"{name} must be an int, not {type(value).__name__} ({reason})", type(exc))
+        text = str(exc)  # xpgpu's own reason (a 0-d array's __index__), not a backend's
+        reason = f" ({text.removeprefix('__index__: ')})" if text.startswith("__index__:") else ""
+        fail(func, f"{name} must be an int, not {type_name(value)}{reason}; use a Python int",
+             type(exc))
 
 
 def axis_arg(func: str, axis: object, ndim: int, name: str = "axis") -> int:
@@ -286,7 +388,8 @@ def int_tuple_arg(func: str, value: object, name: str = "shape") -> tuple[int, .
     """A tuple of ints (a shape, a permutation, repetitions): a tuple or a list, as every
     backend takes, of ints or objects with ``__index__``."""
     if type(value) is not tuple and not isinstance(value, SEQUENCES):
-        fail(func, f"{name} must be a tuple of ints, not {type(value).__name__}")
+        fail(func, f"{name} must be a tuple of ints, not {type_name(value)}; use a tuple, "
+                   f"such as ({name},) for one dimension")
     return tuple(int_arg(func, s, name) for s in value)  # type: ignore[attr-defined]
 
 
@@ -311,8 +414,9 @@ def real_arg(func: str, value: object, name: str) -> int | float:
             return float(value)  # type: ignore[arg-type]
         if isinstance(value, int) or dtype in _INTEGRAL:
             return operator.index(value)  # type: ignore[arg-type]
-    fail(func, f"{name} must be a Python int or float, not {type(value).__name__}"
-         + (f" (use float({name}))" if hasattr(value, "__float__") else ""))
+    fail(func, f"{name} must be a Python int or float, not {type_name(value)}; use "
+         + (f"float({name})" if hasattr(value, "__float__") and not isinstance(value, bool)
+            else "a Python int or float"))
 
 
 

@@ -91,8 +91,20 @@ def _call(func: str, device: Device, name: str, *args: Any, **kwargs: Any) -> An
     backend = device.backend
     try:
         return getattr(backend.linalg, name)(*args, **kwargs)
-    except backend.xp.linalg.LinAlgError as e:
-        v.fail(func, str(e), ValueError)
+    except backend.xp.linalg.LinAlgError:
+        v.fail(func, _LINALG_FAILURE.get(func, _LINALG_OTHER), ValueError)
+
+
+# Why a LAPACK (cuSOLVER) routine fails, in the standard's terms, and the fix.
+_LINALG_FAILURE = {
+    "cholesky": "x is not positive definite, so it has no Cholesky factor; use eigh() or "
+                "ldl-free methods such as solve() for other matrices",
+    "inv": "x is singular, so it has no inverse; use pinv() for a pseudo-inverse",
+    "solve": "x1 is singular, so the system has no unique solution; use pinv(x1) @ x2 for the "
+             "least-squares solution",
+    "matrix_power": "x is singular, so it has no negative power; use pinv() first",
+}
+_LINALG_OTHER = "the decomposition did not converge on x; use finite, well-conditioned input"
 
 
 def _rtol(func: str, x: Array, rtol: object) -> Any:
