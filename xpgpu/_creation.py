@@ -43,7 +43,8 @@ def _on(device: Device) -> Any:
 
 
 def _no_copy(func: str, why: str) -> NoReturn:
-    v.fail(func, f"copy=False, but {why} needs a copy", ValueError)
+    v.fail(func, f"copy=False, but {why} needs a copy; use copy=None to allow it",
+           ValueError)
 
 
 def _ragged(func: str) -> NoReturn:
@@ -201,7 +202,8 @@ def _cast_sequence(func: str, obj: Any, rank: int, dtype: DType, target: Device)
     bounds = INT_BOUNDS.get(dtype)
     if bounds is not None and host.size:
         if not bool(backend.all(backend.isfinite(host))):
-            v.fail(func, f"a non-finite value has no value in {dtype.name}", ValueError)
+            v.fail(func, f"a non-finite value has no value in {dtype.name}; use a floating "
+                         "dtype, or replace the nan and inf first", ValueError)
         whole = backend.trunc(host)
         lo, hi = float(backend.min(whole)), float(backend.max(whole))
         if lo < bounds[0] or hi > bounds[1]:
@@ -239,7 +241,7 @@ def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
             host, copied = host.astype(src.dtype), True
     if src is None:
         v.fail(func, f"{type(obj).__name__} of dtype {host.dtype} has no equivalent among the "
-                     "standard's 13 dtypes")
+                     "standard's 13 dtypes; use astype() on it first (float16 to float32, say)")
     if dtype is not None and dtype is not src:
         if copy is False:
             _no_copy(func, f"casting {src.name} to {dtype.name}")
@@ -312,7 +314,7 @@ def _fill(func: str, value: Any, dtype: DType | None) -> tuple[Any, DType]:
     t = scalar_type(value)
     if t is None:
         v.fail(func, f"fill_value must be a Python bool, int, float or complex, "
-                     f"not {type(value).__name__}")
+                     f"not {v.type_name(value)}; use float(value) or int(value)")
     if dtype is None:
         dtype = _PY_DEFAULT[t]
     # A scalar of the dtype itself: no backend has to judge a Python int beyond int64.
@@ -382,12 +384,13 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         if dt not in _REAL_NUMERIC:
             v.bad_dtype(func, dt, _REAL_NUMERIC, "dtype")
         if not all_int and dt not in _FLOATING:
-            v.fail(func, f"Python float arguments cannot give dtype {dt.name}; pass ints")
+            v.fail(func, f"Python float arguments cannot give dtype {dt.name}; use ints, or "
+                         "a floating dtype and astype()")
     if step == 0:
-        v.fail(func, "step must not be zero", ValueError)
+        v.fail(func, "step must not be zero; use a positive or negative step", ValueError)
     if not all(map(math.isfinite, (start, stop, step))):
-        v.fail(func, f"start, stop and step must be finite, got {start}, {stop}, {step}",
-               ValueError)
+        v.fail(func, f"start, stop and step must be finite, got {start}, {stop}, {step}; use "
+                     "finite values", ValueError)
     target = v.device_or_default(func, device)
     backend = target.backend
     bounds = INT_BOUNDS.get(dt)
@@ -399,9 +402,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     lo, hi = bounds
     if n and not (lo <= start <= hi and lo <= start + (n - 1) * step <= hi):
         v.fail(func, f"the values from {start} to {start + (n - 1) * step} do not fit dtype "
-                     f"{dt.name} [{lo}, {hi}]", OverflowError)
+                     f"{dt.name} [{lo}, {hi}]; use a wider dtype", OverflowError)
     if n * dt.dtype.itemsize >= _MAX_BYTES:
-        v.fail(func, f"{n} elements of {dt.name} are more than an array can hold", ValueError)
+        v.fail(func, f"{n} elements of {dt.name} are more than an array can hold; use a larger "
+                     "step", ValueError)
     with backend.adapter.on(target.index):
         if lo <= stop <= hi and lo <= step <= hi and abs(stop - start) < _EXACT_FLOAT:
             data = backend.arange(start, stop, step, dtype=dt.dtype)
@@ -455,7 +459,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     kinds = (type(start), type(stop))
     n = v.int_arg(func, num, "num")
     if n < 0:
-        v.fail(func, f"num must be non-negative, got {n}", ValueError)
+        v.fail(func, f"num must be non-negative, got {n}; use num=0 for an empty array",
+               ValueError)
     v.size_check(func, (n,), 16)
     v.bool_arg(func, endpoint, "endpoint")
     is_complex = complex in kinds
@@ -466,11 +471,13 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         if dt not in _FLOATING:
             v.bad_dtype(func, dt, _FLOATING, "dtype")
         if is_complex and dt not in _COMPLEX:
-            v.fail(func, f"complex start or stop cannot give the real dtype {dt.name}")
+            v.fail(func, f"complex start or stop cannot give the real dtype {dt.name}; use "
+                         "a complex dtype")
     try:
         a, b = complex(start), complex(stop)
     except OverflowError:
-        v.fail(func, f"start {start} or stop {stop} is beyond the float range", OverflowError)
+        v.fail(func, f"start {start} or stop {stop} is beyond the float range; use finite "
+                     "values", OverflowError)
     target = v.device_or_default(func, device)
     backend = target.backend
     with backend.adapter.on(target.index):
@@ -494,7 +501,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     rows = v.int_arg(func, n_rows, "n_rows")
     cols = rows if n_cols is None else v.int_arg(func, n_cols, "n_cols")
     if rows < 0 or cols < 0:
-        v.fail(func, f"n_rows and n_cols must be non-negative, got {rows}, {cols}", ValueError)
+        v.fail(func, f"n_rows and n_cols must be non-negative, got {rows}, {cols}; use "
+                     "0 for an empty matrix", ValueError)
     # Beyond these bounds the diagonal is empty: clamp, so the backend sees small ints.
     diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
     dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
@@ -509,7 +517,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
 def _triangle(func: str, x: Any, k: Any) -> Array:
     x = array_arg(func, x)
     if x._data.ndim < 2:
-        v.fail(func, f"x must have at least 2 dimensions, got {x._data.ndim}", ValueError)
+        v.fail(func, f"x must have at least 2 dimensions, got {x._data.ndim}; use "
+                     "reshape() or expand_dims() first", ValueError)
     rows, cols = x._data.shape[-2:]
     diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
     backend = x._device.backend
@@ -532,7 +541,8 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     """Coordinate matrices from coordinate vectors. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.meshgrid.html"""
     func = "meshgrid"
     if not isinstance(indexing, str) or indexing not in ("xy", "ij"):
-        v.fail(func, f"indexing must be 'xy' or 'ij', not {indexing!r}", ValueError)
+        v.fail(func, f"indexing must be 'xy' or 'ij', not {indexing!r}; use one of them",
+               ValueError)
     xs = [array_arg(func, a, f"arrays[{i}]", _NUMERIC) for i, a in enumerate(arrays)]
     if not xs:
         return ()
@@ -541,10 +551,10 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     for i, x in enumerate(xs):
         if x._dtype is not dtype:
             v.fail(func, f"all arrays must have one dtype, got {dtype.name} and "
-                         f"{x._dtype.name} (arrays[{i}])")
+                         f"{x._dtype.name} (arrays[{i}]); use astype() to give them one")
         if x._data.ndim != 1:
-            v.fail(func, f"arrays must be 1-D, arrays[{i}] has {x._data.ndim} dimensions",
-                   ValueError)
+            v.fail(func, f"arrays must be 1-D, arrays[{i}] has {x._data.ndim} dimensions; use "
+                         "reshape(a, (-1,))", ValueError)
     backend = device.backend
     with backend.adapter.on(device.index):
         grids = backend.meshgrid(*[x._data for x in xs], indexing=indexing)

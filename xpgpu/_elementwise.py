@@ -155,8 +155,8 @@ def _plain(name: str, value: Any, dtype: DType) -> Any:
         try:
             return float(value)
         except OverflowError:
-            v.fail(name, f"Python int {value} is out of range for dtype {dtype.name}",
-                   OverflowError)
+            v.fail(name, f"Python int {value} is out of range for dtype {dtype.name}; use a "
+                         "float", OverflowError)
     return value
 
 
@@ -307,7 +307,8 @@ def _no_array(name: str, x1: object, x2: object) -> NoReturn:
     for x in (x1, x2):
         if scalar_type(x) is None:
             v.not_an_array(name, x, "x1" if x is x1 else "x2")
-    v.fail(name, "at least one argument must be an xpgpu array, got two Python scalars")
+    v.fail(name, "at least one argument must be an xpgpu array, got two Python scalars; use "
+                 "xpgpu.asarray() for one of them")
 
 
 def operator(dunder: str, name: str) -> Callable[[Any, Any], Any]:
@@ -412,12 +413,13 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
                 v.mismatch("clip", x._device, bound._device)
             if bound._dtype is not x._dtype:
                 v.fail("clip", f"{name} has dtype {bound._dtype.name}, but the standard defines "
-                               f"clip only for bounds of x's dtype {x._dtype.name}")
+                               f"clip only for bounds of x's dtype {x._dtype.name}; use "
+                               f"astype({name}, xpgpu.{x._dtype.name})")
             bounds.append(bound._data)
         else:
             if v.scalar_result("clip", x._dtype, bound) is not x._dtype:
                 v.fail("clip", f"a Python {type(bound).__name__} {name} cannot bound an array "
-                               f"of dtype {x._dtype.name}")
+                               f"of dtype {x._dtype.name}; use a bound of the array's kind")
             bounds.append(bound)
     data = x._device.backend.clip(x._data, bounds[0], bounds[1])
     return wrap_checked("clip", data, x._device, x._dtype)

@@ -56,7 +56,7 @@ def _accumulation_dtype(func: str, x: Array, dtype: object) -> DType:
     allowed = _DTYPE_ALLOWED[x._dtype]
     if out not in allowed:
         v.fail(func, f"dtype={out.name} cannot accumulate an array of dtype {x._dtype.name}; "
-                     f"allowed: {', '.join(sorted(d.name for d in allowed))}")
+                     f"use one of {', '.join(sorted(d.name for d in allowed))}")
     return out
 
 
@@ -128,8 +128,8 @@ def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: Any = None,
 def _extremum(func: str, x: object, axis: object, keepdims: object) -> Array:
     x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_NUMERIC)
     if math.prod(x.shape[a] for a in axes) == 0:
-        v.fail(func, f"the {func}imum over zero elements is undefined (x has shape {x.shape})",
-               ValueError)
+        v.fail(func, f"the {func}imum over zero elements is undefined (x has shape {x.shape}); "
+                     "use a non-empty array or other axes", ValueError)
     data = getattr(x._device.backend, func)(x._data, axis=axes, keepdims=keepdims)
     return wrap_checked(func, data, x._device, x._dtype)
 
@@ -163,7 +163,8 @@ def _moment(func: str, x: object, axis: object, correction: object, keepdims: ob
     x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_FLOATING)
     correction = v.real_arg(func, correction, "correction")
     if not correction >= 0:
-        v.fail(func, f"correction must be non-negative, got {correction}", ValueError)
+        v.fail(func, f"correction must be non-negative, got {correction}; use 0 or 1",
+               ValueError)
     if math.prod(x.shape[a] for a in axes) - correction <= 0:
         return _nan_fill(x, _reduced_shape(x.shape, axes, keepdims))
     data = getattr(x._device.backend, func)(x._data, axis=axes, ddof=correction,

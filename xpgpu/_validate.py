@@ -172,7 +172,7 @@ def cast_scalar(func: str, value: object, dtype: DType, name: str = "fill_value"
     t = scalar_type(value)
     if t is None:
         fail(func, f"{name} must be a Python bool, int, float or complex, not "
-                   f"{type(value).__name__}")
+                   f"{type_name(value)}; use float(value), int(value) or complex(value)")
     if dtype not in CAST_TO[t]:
         fail(func, f"a Python complex {name} cannot be stored as {dtype.name}: casting "
                    "complex to real discards the imaginary part, which the standard does not "
@@ -308,18 +308,21 @@ def axis_arg(func: str, axis: object, ndim: int, name: str = "axis") -> int:
     """A single axis in [-ndim, ndim), normalised to [0, ndim)."""
     a = int_arg(func, axis, name)
     if not -ndim <= a < ndim:
-        fail(func, f"{name} {a} is out of bounds for an array of {ndim} dimension(s)",
-             AxisError)
+        fail(func, f"{name} {a} is out of bounds for an array of {ndim} dimension(s); use an "
+                   f"axis in [{-ndim}, {ndim})" if ndim else f"{name} {a} is out of bounds for a "
+                   "0-d array, which has no axes; use axis=None or reshape x first", AxisError)
     return a % ndim if ndim else 0
 
 
 def axis_or_only(func: str, axis: object, ndim: int) -> int:
     """An axis that may be None only where there is one (a 1-D array: axis 0)."""
     if ndim == 0:
-        fail(func, "x must have at least one dimension", ValueError)
+        fail(func, "x must have at least one dimension; use reshape(x, (1,)) first",
+             ValueError)
     if axis is None:
         if ndim > 1:
-            fail(func, f"axis is required for an array of {ndim} dimensions", ValueError)
+            fail(func, f"axis is required for an array of {ndim} dimensions; use axis=..., or "
+                       "reshape(x, (-1,)) to work on all elements", ValueError)
         return 0
     return axis_arg(func, axis, ndim)
 
@@ -333,7 +336,7 @@ def axes_arg(func: str, axis: object, ndim: int, name: str = "axis",
     if isinstance(axis, sequences):
         axes = tuple(axis_arg(func, a, ndim, name) for a in axis)  # type: ignore[attr-defined]
         if len(set(axes)) != len(axes):
-            fail(func, f"repeated axis in {name}={axis!r}", ValueError)
+            fail(func, f"repeated axis in {name}={axis!r}; use each axis once", ValueError)
         return tuple(sorted(axes))
     return (axis_arg(func, axis, ndim, name),)
 
@@ -348,7 +351,7 @@ def shape_arg(func: str, shape: object, itemsize: int = 1) -> tuple[int, ...]:
         dims = (int_arg(func, shape, "shape"),)
     for s in dims:
         if s < 0:
-            fail(func, f"negative dimension {s} in shape {dims}", ValueError)
+            fail(func, f"negative dimension {s} in shape {dims}; use sizes >= 0", ValueError)
     size_check(func, dims, itemsize)
     return dims
 
@@ -361,7 +364,8 @@ def size_check(func: str, dims: tuple[int, ...], itemsize: int = 1) -> None:
             total *= s
     if total > INTP_MAX:
         each = f" with {itemsize}-byte elements" if itemsize > 1 else ""
-        fail(func, f"an array of shape {dims}{each} is too big (more than {INTP_MAX} bytes)",
+        fail(func, f"an array of shape {dims}{each} is too big (more than {INTP_MAX} bytes); "
+                   "use smaller arrays or chunks",
              ValueError)
 
 
@@ -429,5 +433,5 @@ def axis_tuple_arg(func: str, axis: object, ndim: int, name: str = "axis",
         return (axis_arg(func, axis, ndim, name),)
     axes = tuple(axis_arg(func, a, ndim, name) for a in axis)  # type: ignore[attr-defined]
     if unique and len(set(axes)) != len(axes):
-        fail(func, f"repeated axis in {name}={axis!r}", ValueError)
+        fail(func, f"repeated axis in {name}={axis!r}; use each axis once", ValueError)
     return axes
