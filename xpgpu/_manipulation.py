@@ -201,11 +201,12 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     """Permute the axes of an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.permute_dims.html"""
     func = "permute_dims"
     x = array_arg(func, x)
-    perm = v.int_tuple_arg(func, axes, "axes")
-    if len(perm) != x.ndim:
+    if not isinstance(axes, v.SEQUENCES):
+        v.int_tuple_arg(func, axes, "axes")  # the TypeError
+    if len(axes) != x.ndim:
         v.fail(func, f"axes {axes} must have one entry per dimension of x ({x.ndim}); use a "
                      "permutation of range(x.ndim)", ValueError)
-    perm = v.axis_tuple_arg(func, perm, x.ndim, "axes")
+    perm = v.axis_tuple_arg(func, axes, x.ndim, "axes", sequences=v.SEQUENCES)
     return wrap(x._device.backend.permute_dims(x._data, perm), x._dtype, x._device)
 
 

@@ -16,6 +16,7 @@ _NUMERIC = CATEGORIES["numeric"]
 _REAL_NUMERIC = CATEGORIES["real numeric"]
 _FLOATING = CATEGORIES["floating-point"]
 _REAL_FLOATING = CATEGORIES["real floating-point"]
+_INTEGRAL = KINDS["integral"]
 
 # The accumulation dtype of sum, prod and cumulative_* when dtype=None: integers widen to
 # the default integer dtype (int64) or its unsigned twin; floating dtypes stay.
@@ -63,7 +64,7 @@ def _accumulation_dtype(func: str, x: Array, dtype: object) -> DType:
 def _input(x: Array, out: DType) -> Any:
     """x's data for an accumulation in ``out``: cast first where a floating input meets an
     integer dtype (as astype casts; the backends' reductions would refuse or differ)."""
-    if out in KINDS["integral"] and x._dtype in _REAL_FLOATING:
+    if out is not x._dtype and out in _INTEGRAL and x._dtype in _REAL_FLOATING:
         return x._data.astype(out.dtype)
     return x._data
 
