@@ -9,6 +9,8 @@ uses (lists where tuples are specified, NumPy integer scalars and Python bools f
 0-d arrays for scalars, NumPy scalars, dtype spellings, keyword or positional). Each
 template is called with its first spellings, then once per other spelling of one argument,
 and once per argument moved between position and keyword. Deterministic, no Hypothesis.
+It runs on the CPU whatever the default device: acceptance is decided above the backends,
+by the same code on every device (the device tests compare CPU and CUDA results).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import numpy as np
 import pytest
 
 import xpgpu as xp
+from xpgpu import _devices
 
 xs = pytest.importorskip("array_api_strict")
 
@@ -764,6 +767,11 @@ def deviation(cid: str) -> tuple[str, str, str] | None:
         if pattern.match(cid):
             return row
     return None
+
+
+@pytest.fixture(autouse=True)
+def _on_the_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_devices, "_default", _devices.CPU)
 
 
 def test_calibration() -> None:

@@ -147,6 +147,56 @@ def test_foreign_and_wrong_arguments(device: Any) -> None:
                                             else set()), refused
 
 
+# Wrong objects for the other arguments (ints, axes, shapes, numbers, dtypes, flags, devices):
+# kind -> (object, the exception types its refusal may have).
+# (A ValueError where another argument's value is refused first is as clear.)
+_TV = (TypeError, ValueError)
+WRONG: dict[str, tuple[Any, tuple[type[Exception], ...]]] = {
+    "str": ("abc", _TV), "xpgpu dtype": (xp.float32, _TV), "numpy array": (np.ones(2), _TV),
+    "python type": (float, _TV), "object": (object(), _TV), "nested list of str": ([["a"]], _TV),
+}
+OTHER_SLOTS = {"int", "axis", "axes", "shape", "scalar", "dtype", "bool", "float", "kind",
+               "device"}
+# Callables whose arguments of these kinds take any object (conversion, fuse's callable).
+SKIP_OTHER = {"asarray", "fuse", "set_array_api_version", "__array_namespace_info__",
+              "from_dlpack"}
+
+
+def test_wrong_other_arguments(device: Any) -> None:
+    """Wrong objects for non-array arguments: refused with the function's name and a fix."""
+    bad, refused = [], Counter()
+    for table, entries in TABLES.items():
+        for name, entry in entries.items():
+            if name in SKIP_OTHER:
+                continue
+            kinds = [k.lstrip("*") for k in entry.pos]
+            base = VALID_FOR[name](device) if name in VALID_FOR else \
+                [VALID.get(k, VALID["array"])(device) for k in kinds]
+            slots = [(i, None) for i, k in enumerate(kinds) if k in OTHER_SLOTS]
+            slots += [(None, key) for key, k in entry.kw.items() if k in OTHER_SLOTS]
+            for i, key in slots:
+                for label, (obj, errors) in WRONG.items():
+                    args, kwargs = list(base), {}
+                    if key is None:
+                        args[i] = obj  # type: ignore[index]
+                    else:
+                        kwargs[key] = obj
+                    try:
+                        _func(table, name)(*args, **kwargs)
+                    except Exception as exc:  # every refusal is checked below
+                        text = str(exc)
+                        refused[label] += 1
+                        shown = f"{table}.{name}({key or i}={label}): {type(exc).__name__}: {text}"
+                        if not isinstance(exc, errors):
+                            bad.append(f"{shown} (expected {errors})")
+                        elif not text.startswith(f"{name}: "):
+                            bad.append(f"{shown} (does not start with '{name}: ')")
+                        elif not HINT.search(text):
+                            bad.append(f"{shown} (names no fix)")
+    assert not bad, f"{len(bad)} unclear refusals:\n" + "\n".join(bad)
+    assert set(refused) == set(WRONG), refused
+
+
 def _a(device: Any, values: Any = ((0.0, 1.0, 2.0), (3.0, 4.0, 5.0)), dtype: Any = None) -> Any:
     return xp.asarray(values, dtype=dtype, device=device)
 

@@ -400,7 +400,7 @@ def int_tuple_arg(func: str, value: object, name: str = "shape") -> tuple[int, .
 def number_arg(func: str, value: object, name: str) -> int | float | complex:
     """A number argument (``linspace``'s start and stop): as real_arg, or a complex."""
     if scalar_type(value) is complex or as_dtype(getattr(value, "dtype", None)) in _COMPLEX:
-        if getattr(value, "ndim", 0) == 0:
+        if getattr(value, "ndim", 0) == 0 and not isinstance(value, DType):
             return complex(value)  # type: ignore[call-overload]
     return real_arg(func, value, name)
 
@@ -412,7 +412,7 @@ def real_arg(func: str, value: object, name: str) -> int | float:
     t = type(value)
     if t is int or t is float:
         return value  # type: ignore[return-value]
-    if not isinstance(value, bool) and getattr(value, "ndim", 0) == 0:
+    if not isinstance(value, (bool, DType)) and getattr(value, "ndim", 0) == 0:
         dtype = as_dtype(getattr(value, "dtype", None))
         if isinstance(value, float) or dtype in _REAL_FLOAT:
             return float(value)  # type: ignore[arg-type]
