@@ -209,8 +209,12 @@ class Array:
             v.bad_bool("__array__", copy, "copy", none=True)
         try:
             return CPU.backend.adapter.asarray_host(self._data, dtype, copy)
-        except (TypeError, ValueError) as exc:  # a bad dtype, or copy=False needing a copy
-            v.fail("__array__", str(exc).splitlines()[0], type(exc))
+        except TypeError:  # not a dtype
+            v.fail("__array__", f"dtype must be None or a NumPy dtype, not {dtype!r}; use "
+                                "numpy.float64, say")
+        except ValueError:  # copy=False needing a copy
+            v.fail("__array__", f"copy=False, but converting to dtype {dtype} needs a copy; "
+                                "use copy=None", ValueError)
 
     # -- representation and pickling ----------------------------------------------------
 
