@@ -174,7 +174,7 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
     if bounds is not None and not bounds[0] <= lo <= hi <= bounds[1]:
         bad = lo if lo < bounds[0] else hi
         v.fail(func, f"Python int {bad} is out of range for dtype {dtype.name} "
-                     f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+                     f"[{bounds[0]}, {bounds[1]}]; use a wider dtype", OverflowError)
     try:
         host = CPU.backend.adapter.asarray_host(obj, dtype.dtype)
     except OverflowError:  # an int too large for a floating dtype
@@ -193,7 +193,7 @@ def _cast_sequence(func: str, obj: Any, rank: int, dtype: DType, target: Device)
     if rank == _PY_RANK[complex] and dtype is not bool_:
         v.fail(func, f"Python complex values cannot be stored as {dtype.name}: casting "
                      "complex to real discards the imaginary part, which the standard does not "
-                     "permit; pass a complex dtype or take the real parts first")
+                     "permit; use a complex dtype, or take the real parts first")
     backend = CPU.backend
     try:
         host = backend.adapter.asarray_host(obj, _RANK_DEFAULT[rank].dtype)
@@ -208,7 +208,7 @@ def _cast_sequence(func: str, obj: Any, rank: int, dtype: DType, target: Device)
         lo, hi = float(backend.min(whole)), float(backend.max(whole))
         if lo < bounds[0] or hi > bounds[1]:
             v.fail(func, f"a value is out of range for dtype {dtype.name} "
-                         f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+                         f"[{bounds[0]}, {bounds[1]}]; use a wider dtype", OverflowError)
     host = host.astype(dtype.dtype)
     return wrap_checked(func, host if target is CPU else transfer(host, CPU, target), target,
                         dtype)

@@ -420,6 +420,6 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
             if v.scalar_result("clip", x._dtype, bound) is not x._dtype:
                 v.fail("clip", f"a Python {type(bound).__name__} {name} cannot bound an array "
                                f"of dtype {x._dtype.name}; use a bound of the array's kind")
-            bounds.append(bound)
+            bounds.append(v.plain_scalar(bound))
     data = x._device.backend.clip(x._data, bounds[0], bounds[1])
     return wrap_checked("clip", data, x._device, x._dtype)

@@ -160,8 +160,8 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
         _index_error(op, f"too many indices ({axes}) for an array of {ndim} dimension(s); use "
                          "one index per axis")
     if not ellipses and axes < ndim:
-        _index_error(op, f"the index gives {axes} of {ndim} axes; index every axis or "
-                         "add an ellipsis (...), as the standard requires")
+        _index_error(op, f"the index gives {axes} of {ndim} axes, as the standard requires "
+                         "every axis; use one index per axis, or add an ellipsis (a[i, ...])")
     if index_arrays and (ellipses or has_slice_or_none):
         _index_error(op, "integer array indices can be combined only with integers "
                          "(one index per axis); use take(a, idx, axis=...) to select along one "

@@ -160,7 +160,7 @@ def scalar_result(func: str, dtype: DType, value: object) -> DType:
         lo, hi = INT_BOUNDS[dtype]
         if not lo <= value <= hi:  # type: ignore[operator]
             fail(func, f"Python int {value} is out of range for dtype {dtype.name} "
-                       f"[{lo}, {hi}]", OverflowError)
+                       f"[{lo}, {hi}]; use astype() to a wider dtype first", OverflowError)
     return result
 
 
@@ -176,22 +176,29 @@ def cast_scalar(func: str, value: object, dtype: DType, name: str = "fill_value"
     if dtype not in CAST_TO[t]:
         fail(func, f"a Python complex {name} cannot be stored as {dtype.name}: casting "
                    "complex to real discards the imaginary part, which the standard does not "
-                   "permit; pass value.real or a complex dtype")
+                   "permit; use value.real or a complex dtype")
     bounds = INT_BOUNDS.get(dtype)
     if bounds is not None:
         if t is float:
             if not math.isfinite(value):  # type: ignore[arg-type]
-                fail(func, f"{name} {value} has no value in {dtype.name}; pass a finite "
+                fail(func, f"{name} {value} has no value in {dtype.name}; use a finite "
                            "value", ValueError)
             value = math.trunc(value)  # type: ignore[arg-type]
         if not bounds[0] <= value <= bounds[1]:  # type: ignore[operator]
             fail(func, f"{name} {value} is out of range for dtype {dtype.name} "
-                       f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+                       f"[{bounds[0]}, {bounds[1]}]; use a wider dtype", OverflowError)
         value = int(value)  # type: ignore[call-overload]
     try:
         return dtype.dtype.type(value)
     except OverflowError:  # an int beyond the floating range
         fail(func, f"{name} {value} is out of range for dtype {dtype.name}", OverflowError)
+
+
+def plain_scalar(value: object) -> object:
+    """A validated Python scalar as its exact type: NumPy's float64 (a float subclass) as
+    float, which the backends then treat as weak (NEP 50), not as a float64 array."""
+    t = type(value)
+    return value if t in _PY_KIND else scalar_type(value)(value)  # type: ignore[misc]
 
 
 _PY_KIND = {bool: ("bool", "bool"), int: ("integral", "int64"),
