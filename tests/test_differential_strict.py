@@ -560,6 +560,7 @@ def _templates() -> list[Call]:
     add(Call("method.__iter__", A("float64:3"), label="1-D"))
     add(Call("method.__iter__", A(), label="2-D"))
     add(Call("method.__repr__", A()))
+    add(Call("method.__str__", A()))
     add(Call("method.__array__", A()))
     return t
 
@@ -735,7 +736,7 @@ def outcome(ns: ModuleType, cid: str) -> tuple[str, Any]:
         if isinstance(r, np.ndarray) and not cid.startswith("method.__array__"):
             return "refused", NumPyTookOver(f"a NumPy array {r!r:.60}")
         result = _host_result(ns, r)
-        if cid.startswith(("empty", "method.__repr__")):  # values unspecified, or text
+        if cid.startswith(("empty", "method.__repr__", "method.__str__")):  # unspecified, text
             result = result[:2] if result[0] == "array" else result[0]
         return "accepted", result
 
@@ -840,3 +841,33 @@ def test_templates_cover_public_api() -> None:
     missing |= {f"info.{n}" for n in dir(info) if not n.startswith("_")
                 and f"info.{n}" not in paths and n not in ("devices", "default_device")}
     assert not missing, sorted(missing)
+
+
+# Array members without a counterpart to compare: pickling, NumPy's opt-out, Python's own.
+ARRAY_EXEMPT = {"__reduce__", "__array_ufunc__", "__new__", "__hash__", "__init__"}
+
+
+def test_templates_cover_the_array_object() -> None:
+    """Every public member of Array has a template: operators through the operator module
+    (reflected ones with the scalar first), properties, conversions and methods."""
+    paths = {c.path for c in TEMPLATES}
+    ops = {"and": "and_", "or": "or_", "inv": "invert"}
+    missing = []
+    for member in vars(xp.Array):
+        if (member.startswith("_") and not member.startswith("__")) or member in ARRAY_EXEMPT \
+                or member in ("__module__", "__doc__", "__slots__", "__annotations__",
+                              "__weakref__", "__dict__", "__qualname__", "__firstlineno__",
+                              "__static_attributes__", "__annotate_func__",
+                              "__annotations_cache__"):
+            continue
+        core = member.strip("_")
+        if member.startswith("__r") and core[1:] in (p.split(".")[1].rstrip("_") for p in paths
+                                                     if p.startswith("op.")):
+            core = core[1:]  # __radd__: op.add(scalar, x)
+        candidates = {f"attr.{member}", f"method.{member}", f"op.{ops.get(core, core)}",
+                      f"op.{core}_"}
+        if member == "__index__":
+            candidates.add("op.index")
+        if not candidates & paths:
+            missing.append(member)
+    assert not missing, missing

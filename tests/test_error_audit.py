@@ -267,6 +267,8 @@ MESSAGES: list[tuple[str, Callable[[Any], Any], type[Exception], str]] = [
 @pytest.mark.parametrize("what, call, error, pattern", MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message(what: str, call: Any, error: type[Exception], pattern: str, device: Any
                  ) -> None:
+    if what == "a singular matrix" and device is not _devices.CPU:
+        pytest.skip("CuPy's inv does not check for singular matrices (a synchronisation)")
     with pytest.raises(error, match=pattern):
         call(device)
 
