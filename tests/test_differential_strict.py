@@ -596,8 +596,8 @@ DEVIATIONS: list[tuple[str, str, str]] = [
     ("*(complex64, dtype=*)", REFUSES, "a real accumulator for a complex input: casting "
      "complex to real should not be permitted (the standard); NumPy drops the imaginary "
      "part"),
-    ("*[*=bool]", REFUSES, "a Python bool where an int is specified: PyTorch refuses it, "
-     "and so do NumPy's reductions (np.sum(x, axis=True))"),
+    ("*[*=bool]", REFUSES, "a Python bool where an int is specified: NumPy's reductions "
+     "refuse it (np.sum(x, axis=True)) where its other functions take it as 0 or 1"),
     ("*[*=np.bool_]", REFUSES, "a NumPy bool as a flag (keepdims, copy ...): NumPy's "
      "reductions refuse it (np.sum(x, keepdims=np.True_))"),
     ("*[*=int]", REFUSES, "an int as a flag (keepdims=1, copy=0): PyTorch refuses it"),
@@ -619,7 +619,7 @@ DEVIATIONS: list[tuple[str, str, str]] = [
     ("arange(*dtype=complex*)*", REFUSES, "a complex dtype for arange: PyTorch refuses it; the "
      "standard's arange is real-valued"),
     ("linspace(0, 1, 5, dtype=*)*", REFUSES, "an integer or bool dtype for linspace: "
-     "NumPy 2 rounds the grid down, CuPy and PyTorch truncate towards zero; the standard "
+     "NumPy 2 rounds the grid down (floor) where a cast truncates towards zero; the standard "
      "specifies a floating-point dtype"),
     ("clip(*)[m??=0-d array]", REFUSES, "array bounds of another dtype than x: NumPy promotes "
      "(the result is int64 for int8 x), array-api-strict keeps x's dtype; the standard "
