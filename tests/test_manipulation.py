@@ -41,8 +41,9 @@ def test_broadcast_shapes() -> None:
     assert xp.broadcast_shapes((None, 1), (3,)) == (None, 3)
     with pytest.raises(ValueError, match=r"^broadcast_shapes"):
         xp.broadcast_shapes((2,), (3,))
+    assert xp.broadcast_shapes([2, 1], (3,)) == (2, 3)  # lists, as array-api-strict
     with pytest.raises(TypeError, match=r"^broadcast_shapes"):
-        xp.broadcast_shapes([2, 3])
+        xp.broadcast_shapes(2)
 
 
 @settings(max_examples=40, deadline=None)
@@ -177,8 +178,10 @@ def test_reshape(device) -> None:
     for bad in ((5,), (-1, -1), (-2, 6), (0, -1)):
         with pytest.raises(ValueError, match=r"^reshape"):
             xp.reshape(x, bad)
+    # A list as a shape, as NumPy, CuPy and PyTorch take it (docs/deviations.md).
+    same(xp.reshape(x, [2, np.int64(6)]), a.reshape(2, 6), device)
     with pytest.raises(TypeError, match=r"^reshape"):
-        xp.reshape(x, [12])
+        xp.reshape(x, 12)
     with pytest.raises(TypeError, match=r"^reshape"):
         xp.reshape(x, (12,), copy=1)
 

@@ -77,8 +77,11 @@ def test_sum_prod_errors(device) -> None:
     x = arr(np.ones((2, 3), np.float32), device)
     with pytest.raises(TypeError, match=r"^sum"):
         xp.sum(arr(np.ones(3, bool), device))
+    # A dtype casts the input first (the standard), as astype would: floats truncate.
+    f = np.array([1.5, -2.5, 3.75], np.float32)
+    assert_close(xp.sum(arr(f, device), dtype=xp.int32), np.sum(f.astype(np.int32), dtype=np.int32))
     with pytest.raises(TypeError, match=r"^sum"):
-        xp.sum(x, dtype=xp.int32)
+        xp.sum(x, dtype=xp.bool)
     with pytest.raises(TypeError, match=r"^prod"):
         xp.prod(arr(np.ones(2, np.complex64), device), dtype=xp.float64)
     with pytest.raises(TypeError, match=r"^sum"):
@@ -138,7 +141,9 @@ def test_cumulative_dtype_and_errors(device) -> None:
     with pytest.raises(TypeError, match=r"^cumulative_sum"):
         xp.cumulative_sum(arr(np.ones(2), device), include_initial=0)
     with pytest.raises(TypeError, match=r"^cumulative_sum"):
-        xp.cumulative_sum(arr(np.ones(2), device), dtype=xp.int64)
+        xp.cumulative_sum(arr(np.ones(2), device), dtype=xp.bool)
+    assert_close(xp.cumulative_sum(arr(np.array([1.5, 2.5]), device), dtype=xp.int64),
+                 np.array([1, 3], np.int64))
 
 
 # ---- max, min -------------------------------------------------------------------------

@@ -59,8 +59,8 @@ OPERATIONS: dict[str, tuple[Callable[[Any, Any], Any], str, str]] = {
     "shift(y=1)": (lambda xr, a: a.shift(y=1), "error", "error"),
     # xarray-result-type-strings, then xarray-pad (xp.pad is no standard function).
     "rolling(y=2).mean()": (lambda xr, a: a.rolling(y=2).mean(), "error", "error"),
-    # xarray-reshape-list: a list as reshape's shape (error where xpgpu refuses lists, see
-    # NEEDS), then xarray-nanops-numpy.
+    # xarray-reshape-list: a list as reshape's shape, which xpgpu takes (as NumPy, CuPy and
+    # PyTorch; array-api-strict refuses it); the mean is then a nan-aware NumPy reduction.
     "coarsen(y=3).mean()": (lambda xr, a: a.coarsen(y=3).mean(), "host", "host"),
 }
 

@@ -168,6 +168,9 @@ from ._manipulation import (
     tile,
     unstack,
 )
+from ._numpy_names import (  # noqa: F401  (the module __getattr__: NumPy's names)
+    module_getattr as __getattr__,
+)
 from ._searching import (
     argmax,
     argmin,

@@ -128,7 +128,8 @@ class Array:
     @property
     def mT(self) -> Array:
         if self._data.ndim < 2:
-            v.fail("Array.mT", f"requires at least 2 dimensions, got {self._data.ndim}",
+            v.fail("Array.mT", f"requires at least 2 dimensions, got {self._data.ndim}; use "
+                              "expand_dims() or reshape() first",
                    ValueError)
         return wrap(self._data.swapaxes(-1, -2), self._dtype, self._device)
 
@@ -146,9 +147,9 @@ class Array:
         # arrays of one element (deprecated there since NumPy 1.25).
         if self._data.ndim != 0:
             v.fail(func, f"only zero-dimensional arrays convert to Python scalars, got "
-                         f"shape {self._data.shape}")
+                         f"shape {self._data.shape}; use reshape(x, ()) for one element")
         if self._dtype not in kinds:
-            v.fail(func, f"not defined for dtype {self._dtype.name}")
+            v.fail(func, f"not defined for dtype {self._dtype.name}; use real(x) or imag(x) first")
         return self._data.item()  # on CUDA: one synchronising copy of one element
 
     def __bool__(self) -> bool:
@@ -170,7 +171,7 @@ class Array:
     def __index__(self) -> int:
         if self._dtype not in _INDEX_KINDS:
             v.fail("__index__", f"only integer arrays can be used as an index, "
-                                f"not dtype {self._dtype.name}")
+                                f"not dtype {self._dtype.name}; use astype(x, xpgpu.int64)")
         return int(self._scalar("__index__", _INDEX_KINDS))
 
     # Note: not in the standard, which leaves iteration unspecified; Python would iterate
@@ -188,7 +189,8 @@ class Array:
         """The array on ``device``: ``self`` when it is already there, else a copy. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.to_device.html"""
         target = v.device_arg("to_device", device)
         if stream is not None and self._device is CPU and target is CPU:
-            v.fail("to_device", f"stream must be None between cpu arrays, got {stream!r}",
+            v.fail("to_device", f"stream must be None between cpu arrays, got {stream!r}; "
+                                  "use stream=None",
                    ValueError)
         if target is self._device:
             return self
@@ -204,11 +206,15 @@ class Array:
             v.fail("__array__", f"implicit conversion of a {self._device} array to NumPy is "
                                 "not allowed; use x.to_device('cpu') or numpy.from_dlpack")
         if copy is not None and copy is not True and copy is not False:
-            v.fail("__array__", f"copy must be True, False or None, not {copy!r}")
+            v.bad_bool("__array__", copy, "copy", none=True)
         try:
             return CPU.backend.adapter.asarray_host(self._data, dtype, copy)
-        except (TypeError, ValueError) as exc:  # a bad dtype, or copy=False needing a copy
-            v.fail("__array__", str(exc).splitlines()[0], type(exc))
+        except TypeError:  # not a dtype
+            v.fail("__array__", f"dtype must be None or a NumPy dtype, not {dtype!r}; use "
+                                "numpy.float64, say")
+        except ValueError:  # copy=False needing a copy
+            v.fail("__array__", f"copy=False, but converting to dtype {dtype} needs a copy; "
+                                "use copy=None", ValueError)
 
     # -- representation and pickling ----------------------------------------------------
 

@@ -16,7 +16,7 @@ from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, float64, uint64
+from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, bool_, float64, uint64
 from ._scalars import INT_BOUNDS, scalar_type
 
 # Python scalar types in rank order (bool < int < float < complex), the kind of dtype
@@ -43,7 +43,19 @@ def _on(device: Device) -> Any:
 
 
 def _no_copy(func: str, why: str) -> NoReturn:
-    v.fail(func, f"copy=False, but {why} needs a copy", ValueError)
+    v.fail(func, f"copy=False, but {why} needs a copy; use copy=None to allow it",
+           ValueError)
+
+
+def _ragged(func: str) -> NoReturn:
+    v.fail(func, "cannot convert the nested sequence to an array: its sequences differ in "
+                 "length (or hold values beyond every dtype); use sequences of one length at "
+                 "each depth", ValueError)
+
+
+def _unconvertible(func: str, obj: Any, error: type[Exception]) -> NoReturn:
+    v.fail(func, f"cannot convert {v.type_name(obj)} to an array; use a (nested) sequence "
+                 "of Python scalars, a NumPy array or an object with __dlpack__", error)
 
 
 def _complex_to_real(func: str, src: DType, dst: DType) -> NoReturn:
@@ -60,7 +72,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
     dt = v.dtype_or_none(func, dtype)
     target = None if device is None else v.device_arg(func, device)
     if copy is not None and copy is not True and copy is not False:
-        v.fail(func, f"copy must be True, False or None, not {copy!r}")
+        v.bad_bool(func, copy, "copy", none=True)
     if type(obj) is Array:
         return _from_array(func, obj, dt, target, copy)
     if type(obj) in _PY_RANK or isinstance(obj, (list, tuple)):
@@ -137,8 +149,8 @@ def _from_nested_arrays(func: str, obj: Any, dtype: DType | None, target: Device
             dtype = v.scalar_result(func, dtype, value)
     try:
         host = CPU.backend.adapter.asarray_host(nested, dtype.dtype)
-    except (TypeError, ValueError) as e:
-        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    except (TypeError, ValueError):
+        _ragged(func)
     target = target or source
     return wrap_checked(func, transfer(host, CPU, target), target, dtype)
 
@@ -151,23 +163,55 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
     rank, lo, hi = scanned
     if dtype is None:
         dtype = _RANK_DEFAULT[rank] if rank >= 0 else DEFAULTS["real floating"]
+    elif rank > _DTYPE_RANK[dtype] and type(obj) in _PY_RANK:
+        # A Python scalar of another kind: the standard's casts, as in full().
+        host = CPU.backend.asarray(v.cast_scalar(func, obj, dtype, "obj"))
+        return wrap_checked(func, host if target is CPU else transfer(host, CPU, target),
+                            target, dtype)
     elif rank > _DTYPE_RANK[dtype]:
-        v.fail(func, f"Python {_RANK_KINDS[rank]} values cannot be stored as {dtype.name} "
-                     "without a change of kind; pass a matching dtype or use astype()")
+        return _cast_sequence(func, obj, rank, dtype, target)
     bounds = INT_BOUNDS.get(dtype)
     if bounds is not None and not bounds[0] <= lo <= hi <= bounds[1]:
         bad = lo if lo < bounds[0] else hi
         v.fail(func, f"Python int {bad} is out of range for dtype {dtype.name} "
-                     f"[{bounds[0]}, {bounds[1]}]", OverflowError)
+                     f"[{bounds[0]}, {bounds[1]}]; use a wider dtype", OverflowError)
     try:
         host = CPU.backend.adapter.asarray_host(obj, dtype.dtype)
-    except OverflowError as e:  # an int too large for a floating dtype
-        v.fail(func, f"a value is out of range for dtype {dtype.name}: {e}", OverflowError)
-    except ValueError as e:  # ragged nesting
-        v.fail(func, f"cannot convert the nested sequence to an array: {e}", ValueError)
+    except OverflowError:  # an int too large for a floating dtype
+        v.fail(func, f"a value is out of range for dtype {dtype.name}; use smaller values",
+               OverflowError)
+    except ValueError:  # ragged nesting
+        _ragged(func)
     if target is not CPU:
         host = transfer(host, CPU, target)
     return wrap_checked(func, host, target, dtype)
+
+
+def _cast_sequence(func: str, obj: Any, rank: int, dtype: DType, target: Device) -> Array:
+    """Nested Python values of a higher kind than ``dtype`` (``asarray([1.5], dtype=int32)``),
+    cast as astype() casts: complex to real is refused, floats must fit an integer dtype."""
+    if rank == _PY_RANK[complex] and dtype is not bool_:
+        v.fail(func, f"Python complex values cannot be stored as {dtype.name}: casting "
+                     "complex to real discards the imaginary part, which the standard does not "
+                     "permit; use a complex dtype, or take the real parts first")
+    backend = CPU.backend
+    try:
+        host = backend.adapter.asarray_host(obj, _RANK_DEFAULT[rank].dtype)
+    except (OverflowError, ValueError):  # huge ints, ragged nesting
+        _ragged(func)
+    bounds = INT_BOUNDS.get(dtype)
+    if bounds is not None and host.size:
+        if not bool(backend.all(backend.isfinite(host))):
+            v.fail(func, f"a non-finite value has no value in {dtype.name}; use a floating "
+                         "dtype, or replace the nan and inf first", ValueError)
+        whole = backend.trunc(host)
+        lo, hi = float(backend.min(whole)), float(backend.max(whole))
+        if lo < bounds[0] or hi > bounds[1]:
+            v.fail(func, f"a value is out of range for dtype {dtype.name} "
+                         f"[{bounds[0]}, {bounds[1]}]; use a wider dtype", OverflowError)
+    host = host.astype(dtype.dtype)
+    return wrap_checked(func, host if target is CPU else transfer(host, CPU, target), target,
+                        dtype)
 
 
 def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
@@ -181,12 +225,12 @@ def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
             pass  # other array-likes (__array__, __array_interface__): NumPy decides
     try:
         host = adapter.asarray_host(obj, None, False if copy is False else None)
-    except ValueError as e:
+    except ValueError:
         if copy is False:
             _no_copy(func, f"converting {type(obj).__name__}")
-        v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}", ValueError)
-    except TypeError as e:
-        v.fail(func, f"cannot convert {type(obj).__name__} to an array: {e}")
+        _unconvertible(func, obj, ValueError)
+    except TypeError:
+        _unconvertible(func, obj, TypeError)
     copied = False
     src = FROM_NP.get(host.dtype)
     if src is None and not host.dtype.isnative:  # byte-swapped data of a standard dtype
@@ -197,7 +241,7 @@ def _from_host(func: str, obj: Any, dtype: DType | None, target: Device,
             host, copied = host.astype(src.dtype), True
     if src is None:
         v.fail(func, f"{type(obj).__name__} of dtype {host.dtype} has no equivalent among the "
-                     "standard's 13 dtypes")
+                     "standard's 13 dtypes; use astype() on it first (float16 to float32, say)")
     if dtype is not None and dtype is not src:
         if copy is False:
             _no_copy(func, f"casting {src.name} to {dtype.name}")
@@ -270,13 +314,11 @@ def _fill(func: str, value: Any, dtype: DType | None) -> tuple[Any, DType]:
     t = scalar_type(value)
     if t is None:
         v.fail(func, f"fill_value must be a Python bool, int, float or complex, "
-                     f"not {type(value).__name__}")
+                     f"not {v.type_name(value)}; use float(value) or int(value)")
     if dtype is None:
         dtype = _PY_DEFAULT[t]
-    if v.scalar_result(func, dtype, value) is not dtype:
-        v.fail(func, f"a Python {t.__name__} fill_value cannot be stored as {dtype.name}")
     # A scalar of the dtype itself: no backend has to judge a Python int beyond int64.
-    return dtype.dtype.type(value), dtype
+    return v.cast_scalar(func, value, dtype), dtype
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
@@ -325,20 +367,13 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: Any = None, device: Any = 
 
 # ---- ranges ---------------------------------------------------------------------------
 
-def _real_arg(func: str, value: Any, name: str) -> int | float:
-    t = scalar_type(value)
-    if t is not int and t is not float:
-        v.fail(func, f"{name} must be a Python int or float, not {type(value).__name__}")
-    return t(value)  # type: ignore[no-any-return]
-
-
 def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
            dtype: Any = None, device: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html"""
     func = "arange"
-    start = _real_arg(func, start, "start")
-    stop = None if stop is None else _real_arg(func, stop, "stop")
-    step = _real_arg(func, step, "step")
+    start = v.real_arg(func, start, "start")
+    stop = None if stop is None else v.real_arg(func, stop, "stop")
+    step = v.real_arg(func, step, "step")
     if stop is None:
         start, stop = 0, start
     all_int = type(start) is int and type(stop) is int and type(step) is int
@@ -349,12 +384,13 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         if dt not in _REAL_NUMERIC:
             v.bad_dtype(func, dt, _REAL_NUMERIC, "dtype")
         if not all_int and dt not in _FLOATING:
-            v.fail(func, f"Python float arguments cannot give dtype {dt.name}; pass ints")
+            v.fail(func, f"Python float arguments cannot give dtype {dt.name}; use ints, or "
+                         "a floating dtype and astype()")
     if step == 0:
-        v.fail(func, "step must not be zero", ValueError)
+        v.fail(func, "step must not be zero; use a positive or negative step", ValueError)
     if not all(map(math.isfinite, (start, stop, step))):
-        v.fail(func, f"start, stop and step must be finite, got {start}, {stop}, {step}",
-               ValueError)
+        v.fail(func, f"start, stop and step must be finite, got {start}, {stop}, {step}; use "
+                     "finite values", ValueError)
     target = v.device_or_default(func, device)
     backend = target.backend
     bounds = INT_BOUNDS.get(dt)
@@ -366,9 +402,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     lo, hi = bounds
     if n and not (lo <= start <= hi and lo <= start + (n - 1) * step <= hi):
         v.fail(func, f"the values from {start} to {start + (n - 1) * step} do not fit dtype "
-                     f"{dt.name} [{lo}, {hi}]", OverflowError)
+                     f"{dt.name} [{lo}, {hi}]; use a wider dtype", OverflowError)
     if n * dt.dtype.itemsize >= _MAX_BYTES:
-        v.fail(func, f"{n} elements of {dt.name} are more than an array can hold", ValueError)
+        v.fail(func, f"{n} elements of {dt.name} are more than an array can hold; use a larger "
+                     "step", ValueError)
     with backend.adapter.on(target.index):
         if lo <= stop <= hi and lo <= step <= hi and abs(stop - start) < _EXACT_FLOAT:
             data = backend.arange(start, stop, step, dtype=dt.dtype)
@@ -417,17 +454,15 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
              dtype: Any = None, device: Any = None, endpoint: bool = True) -> Array:
     """Evenly spaced numbers over an interval. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html"""
     func = "linspace"
-    kinds = (scalar_type(start), scalar_type(stop))
-    for t, name, value in zip(kinds, ("start", "stop"), (start, stop), strict=True):
-        if t not in (int, float, complex):
-            v.fail(func, f"{name} must be a Python int, float or complex, "
-                         f"not {type(value).__name__}")
+    start = v.number_arg(func, start, "start")
+    stop = v.number_arg(func, stop, "stop")
+    kinds = (type(start), type(stop))
     n = v.int_arg(func, num, "num")
     if n < 0:
-        v.fail(func, f"num must be non-negative, got {n}", ValueError)
+        v.fail(func, f"num must be non-negative, got {n}; use num=0 for an empty array",
+               ValueError)
     v.size_check(func, (n,), 16)
-    if endpoint is not True and endpoint is not False:
-        v.fail(func, f"endpoint must be True or False, not {endpoint!r}")
+    v.bool_arg(func, endpoint, "endpoint")
     is_complex = complex in kinds
     if dtype is None:
         dt = DEFAULTS["complex floating" if is_complex else "real floating"]
@@ -436,11 +471,13 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         if dt not in _FLOATING:
             v.bad_dtype(func, dt, _FLOATING, "dtype")
         if is_complex and dt not in _COMPLEX:
-            v.fail(func, f"complex start or stop cannot give the real dtype {dt.name}")
+            v.fail(func, f"complex start or stop cannot give the real dtype {dt.name}; use "
+                         "a complex dtype")
     try:
         a, b = complex(start), complex(stop)
     except OverflowError:
-        v.fail(func, f"start {start} or stop {stop} is beyond the float range", OverflowError)
+        v.fail(func, f"start {start} or stop {stop} is beyond the float range; use finite "
+                     "values", OverflowError)
     target = v.device_or_default(func, device)
     backend = target.backend
     with backend.adapter.on(target.index):
@@ -464,7 +501,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     rows = v.int_arg(func, n_rows, "n_rows")
     cols = rows if n_cols is None else v.int_arg(func, n_cols, "n_cols")
     if rows < 0 or cols < 0:
-        v.fail(func, f"n_rows and n_cols must be non-negative, got {rows}, {cols}", ValueError)
+        v.fail(func, f"n_rows and n_cols must be non-negative, got {rows}, {cols}; use "
+                     "0 for an empty matrix", ValueError)
     # Beyond these bounds the diagonal is empty: clamp, so the backend sees small ints.
     diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
     dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
@@ -479,7 +517,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
 def _triangle(func: str, x: Any, k: Any) -> Array:
     x = array_arg(func, x)
     if x._data.ndim < 2:
-        v.fail(func, f"x must have at least 2 dimensions, got {x._data.ndim}", ValueError)
+        v.fail(func, f"x must have at least 2 dimensions, got {x._data.ndim}; use "
+                     "reshape() or expand_dims() first", ValueError)
     rows, cols = x._data.shape[-2:]
     diag = max(-rows, min(v.int_arg(func, k, "k"), cols))
     backend = x._device.backend
@@ -502,7 +541,8 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     """Coordinate matrices from coordinate vectors. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.meshgrid.html"""
     func = "meshgrid"
     if not isinstance(indexing, str) or indexing not in ("xy", "ij"):
-        v.fail(func, f"indexing must be 'xy' or 'ij', not {indexing!r}", ValueError)
+        v.fail(func, f"indexing must be 'xy' or 'ij', not {indexing!r}; use one of them",
+               ValueError)
     xs = [array_arg(func, a, f"arrays[{i}]", _NUMERIC) for i, a in enumerate(arrays)]
     if not xs:
         return ()
@@ -511,10 +551,10 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     for i, x in enumerate(xs):
         if x._dtype is not dtype:
             v.fail(func, f"all arrays must have one dtype, got {dtype.name} and "
-                         f"{x._dtype.name} (arrays[{i}])")
+                         f"{x._dtype.name} (arrays[{i}]); use astype() to give them one")
         if x._data.ndim != 1:
-            v.fail(func, f"arrays must be 1-D, arrays[{i}] has {x._data.ndim} dimensions",
-                   ValueError)
+            v.fail(func, f"arrays must be 1-D, arrays[{i}] has {x._data.ndim} dimensions; use "
+                         "reshape(a, (-1,))", ValueError)
     backend = device.backend
     with backend.adapter.on(device.index):
         grids = backend.meshgrid(*[x._data for x in xs], indexing=indexing)

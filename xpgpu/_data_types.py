@@ -27,7 +27,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
     x = array_arg(func, x)
     dt = v.dtype_arg(func, dtype)
     if copy is not True and copy is not False:
-        v.fail(func, f"copy must be True or False, not {copy!r}")
+        v.bad_bool(func, copy, "copy")
     source = x._device
     target = source if device is None else v.device_arg(func, device)
     src = x._dtype
@@ -149,7 +149,8 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
             if d is None:
                 if scalar_type(arg) is None:
                     v.fail(func, "arguments must be arrays, dtypes or Python scalars, "
-                                 f"not {arg!r}")
+                                 f"not {arg!r}; use xpgpu.asarray() or a dtype such as "
+                                 "xpgpu.float32")
                 scalars.append(arg)
                 continue
         if result is None:
@@ -160,7 +161,8 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
                 v.no_promotion(func, result, d)
             result = promoted
     if result is None:
-        v.fail(func, "at least one array or dtype is required", ValueError)
+        v.fail(func, "at least one array or dtype is required; use result_type(x, ...)",
+               ValueError)
     # Python scalars are weak (NEP 50): they meet the dtype of the rest, by the rule table.
     for s in scalars:
         result = v.scalar_result(func, result, s)

@@ -243,7 +243,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     """An array from an object with ``__dlpack__``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.from_dlpack.html"""
     func = "from_dlpack"
     if copy is not None and copy is not True and copy is not False:
-        v.fail(func, f"copy must be True, False or None, not {copy!r}")
+        v.bad_bool(func, copy, "copy", none=True)
     target = None if device is None else v.device_arg(func, device)
     if type(x) is Array:
         return _from_array(x, target, copy)
@@ -292,7 +292,7 @@ def __dlpack__(self: Array, /, *, stream: Any = None, max_version: tuple[int, in
     """Export as a DLPack capsule. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__dlpack__.html"""
     func = "__dlpack__"
     if copy is not None and copy is not True and copy is not False:
-        v.fail(func, f"copy must be True, False or None, not {copy!r}")
+        v.bad_bool(func, copy, "copy", none=True)
     if max_version is not None and not (
             type(max_version) is tuple and len(max_version) == 2
             and all(type(i) is int for i in max_version)):

@@ -155,8 +155,8 @@ def _plain(name: str, value: Any, dtype: DType) -> Any:
         try:
             return float(value)
         except OverflowError:
-            v.fail(name, f"Python int {value} is out of range for dtype {dtype.name}",
-                   OverflowError)
+            v.fail(name, f"Python int {value} is out of range for dtype {dtype.name}; use a "
+                         "float", OverflowError)
     return value
 
 
@@ -251,16 +251,16 @@ def _binary(name: str, category: str, rule: str,
         if device is CPU:
             try:  # free in Python 3.11 unless raised: shapes that do not broadcast
                 data = cpu_func(a, b)
-            except ValueError as e:
-                v.fail(label, str(e), ValueError)
+            except ValueError:
+                _no_broadcast(label, a, b)
             if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
                 return wrap_checked(label, data, device, out)
         else:
             backend = device.backend
             try:
                 data = getattr(backend, name)(a, b)
-            except ValueError as e:
-                v.fail(label, str(e), ValueError)
+            except ValueError:
+                _no_broadcast(label, a, b)
             if type(data) is not backend.ndarray or data.dtype is not out.dtype:
                 return wrap_checked(label, data, device, out)
         a = _new(Array)
@@ -296,11 +296,19 @@ def _with_scalar(name: str, allowed: frozenset[DType], scalar_out: dict[tuple[DT
     return out
 
 
+def _no_broadcast(name: str, a: Any, b: Any) -> NoReturn:
+    s1, s2 = getattr(a, "shape", ()), getattr(b, "shape", ())
+    v.fail(name, f"shapes {s1} and {s2} cannot be broadcast together (trailing axes must be "
+                 "equal or 1); use reshape(), expand_dims() or a[..., None] to line them up",
+           ValueError)
+
+
 def _no_array(name: str, x1: object, x2: object) -> NoReturn:
     for x in (x1, x2):
         if scalar_type(x) is None:
             v.not_an_array(name, x, "x1" if x is x1 else "x2")
-    v.fail(name, "at least one argument must be an xpgpu array, got two Python scalars")
+    v.fail(name, "at least one argument must be an xpgpu array, got two Python scalars; use "
+                 "xpgpu.asarray() for one of them")
 
 
 def operator(dunder: str, name: str) -> Callable[[Any, Any], Any]:
@@ -405,12 +413,13 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
                 v.mismatch("clip", x._device, bound._device)
             if bound._dtype is not x._dtype:
                 v.fail("clip", f"{name} has dtype {bound._dtype.name}, but the standard defines "
-                               f"clip only for bounds of x's dtype {x._dtype.name}")
+                               f"clip only for bounds of x's dtype {x._dtype.name}; use "
+                               f"astype({name}, xpgpu.{x._dtype.name})")
             bounds.append(bound._data)
         else:
             if v.scalar_result("clip", x._dtype, bound) is not x._dtype:
                 v.fail("clip", f"a Python {type(bound).__name__} {name} cannot bound an array "
-                               f"of dtype {x._dtype.name}")
-            bounds.append(bound)
+                               f"of dtype {x._dtype.name}; use a bound of the array's kind")
+            bounds.append(v.plain_scalar(bound))
     data = x._device.backend.clip(x._data, bounds[0], bounds[1])
     return wrap_checked("clip", data, x._device, x._dtype)

@@ -33,10 +33,51 @@ def _index_error(op: str, message: str) -> None:
 
 
 def _int_index(op: str, i: Any) -> int:
-    if isinstance(i, bool) or not hasattr(i, "__index__"):
-        _index_error(op, f"index {i!r} of type {type(i).__name__} is not one the standard "
-                         "specifies (integers, slices, ..., None, boolean or integer arrays)")
+    if isinstance(i, bool) or not hasattr(i, "__index__") or getattr(i, "ndim", 0) != 0:
+        _index_error(op, f"index {_shown(i)} of type {v.type_name(i)} is not one the standard "
+                         "specifies (integers, slices, ..., None, boolean or integer arrays); "
+                         + _index_fix(i))
     return i.__index__()  # type: ignore[no-any-return]
+
+
+def _shown(i: Any) -> str:
+    text = repr(i)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _index_fix(i: Any) -> str:
+    """The fix for an index object the standard does not specify."""
+    if hasattr(i, "__array__") or hasattr(i, "__dlpack__"):  # NumPy, CuPy, ... arrays
+        return f"use xpgpu.asarray(index, device=x.device), {v.PERMISSIVE}"
+    if isinstance(i, (list, tuple)):
+        return "use xpgpu.asarray(index) for an integer or boolean array index, or take()"
+    if isinstance(i, bool):
+        return "use a boolean array (xpgpu.asarray(flag)) or None for a new axis"
+    if isinstance(i, float):
+        return "use an int (int(index))"
+    return "use an int, a slice, ..., None or an xpgpu array"
+
+
+def _out_of_bounds(op: str, shape: tuple[int, ...], key: Any) -> str:
+    """The message of an integer index out of bounds (built only on failure)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    axis = 0
+    after = len(shape) - sum(1 for k in keys if k is not None and k is not Ellipsis
+                             and not (hasattr(k, "ndim") and k.dtype == bool))
+    for k in keys:
+        if k is Ellipsis:
+            axis += max(after, 0)
+        elif k is None:
+            continue
+        else:
+            if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
+                n = shape[axis]
+                return (f"{op}: index {k} is out of bounds for axis {axis} of size {n}; use an "
+                        f"index in [{-n}, {n})" if n else f"{op}: index {k} is out of bounds "
+                        f"for axis {axis} of size 0, which has no elements")
+            axis += 1
+    return f"{op}: an index is out of bounds for shape {shape}; use indices in [-n, n) " \
+        "for an axis of size n"
 
 
 class EmptyMask(tuple):  # type: ignore[type-arg]
@@ -62,7 +103,7 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
                 if bound is not None:
                     _int_index(op, bound)
             if i.step is not None and i.step.__index__() == 0:
-                _index_error(op, "slice step cannot be zero")
+                _index_error(op, "slice step cannot be zero; use a step of 1 or -1, or None")
             out.append(i)
             axes += 1
             has_slice_or_none = True
@@ -71,7 +112,8 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
             out.append(i)
         elif i is None:
             if op == "__setitem__":
-                _index_error(op, "None (newaxis) is not allowed in an assignment index")
+                _index_error(op, "None (newaxis) is not allowed in an assignment index; use "
+                                 "the index without None")
             out.append(i)
             has_slice_or_none = True
         elif t is Array:
@@ -79,27 +121,33 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
                 v.mismatch(op, x._device, i._device)
             if i._dtype is bool_:
                 if len(keys) != 1:
-                    _index_error(op, "a boolean array index must be the sole index")
+                    _index_error(op, "a boolean array index must be the sole index; use a[mask] "
+                                     "with a mask of the leading axes, or take(a, nonzero(mask)"
+                                     "[0], axis=...) to select along one axis")
                 if i.shape != x.shape[: i.ndim]:
                     if i.ndim > ndim or any(m not in (s, 0)
                                             for m, s in zip(i.shape, x.shape, strict=False)):
                         _index_error(op, f"boolean index of shape {i.shape} does not match "
-                                         f"the indexed array's shape {x.shape}")
+                                         f"the indexed array's shape {x.shape}; use a mask "
+                                         "of the array's leading dimensions")
                     # Note: the standard lets a mask dimension be 0 where x's is not (it
                     # selects nothing); NumPy and CuPy refuse it, so slice out nothing.
                     return EmptyMask((slice(0, 0),) * i.ndim)
                 return i._data
             if i._dtype not in _INTEGRAL:
                 _index_error(op, f"array indices must have an integer or boolean dtype, "
-                                 f"not {i._dtype.name}")
+                                 f"not {i._dtype.name}; use astype(index, xpgpu.int64)")
             if i.ndim == 0:
                 out.append(int(i))
             else:
                 if op == "__setitem__":
-                    _index_error(op, "integer array indices are not supported in assignments")
+                    _index_error(op, "integer array indices are not supported in assignments; "
+                                     "use where() to build the new array, or a boolean mask "
+                                     "(x[mask] = value)")
                 if not _int_arrays:
                     _index_error(op, "integer array indices came in revision 2024.12 of the "
-                                     f"standard, and {_version.current()} is selected")
+                                     f"standard, and {_version.current()} is selected; use "
+                                     "take(), or xpgpu.set_array_api_version('2024.12')")
                 out.append(i._data)
                 index_arrays += 1
             axes += 1
@@ -107,15 +155,17 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
             out.append(_int_index(op, i))
             axes += 1
     if ellipses > 1:
-        _index_error(op, "an index can only have a single ellipsis ('...')")
+        _index_error(op, "an index can only have a single ellipsis ('...'); use one")
     if axes > ndim:
-        _index_error(op, f"too many indices ({axes}) for an array of {ndim} dimension(s)")
+        _index_error(op, f"too many indices ({axes}) for an array of {ndim} dimension(s); use "
+                         "one index per axis")
     if not ellipses and axes < ndim:
-        _index_error(op, f"the index gives {axes} of {ndim} axes; index every axis or "
-                         "add an ellipsis (...), as the standard requires")
+        _index_error(op, f"the index gives {axes} of {ndim} axes, as the standard requires "
+                         "every axis; use one index per axis, or add an ellipsis (a[i, ...])")
     if index_arrays and (ellipses or has_slice_or_none):
         _index_error(op, "integer array indices can be combined only with integers "
-                         "(one index per axis)")
+                         "(one index per axis); use take(a, idx, axis=...) to select along one "
+                         "axis")
     return tuple(out)
 
 
@@ -126,10 +176,10 @@ def __getitem__(self: Array, key: Any, /) -> Array:
     if data.ndim == 1 and ((t is slice and key.step != 0) or t is int):
         try:
             result = data[key]
-        except TypeError as e:  # non-integer slice bounds
-            raise IndexError(f"__getitem__: {e}") from None
-        except IndexError as e:
-            raise IndexError(f"__getitem__: {e}") from None
+        except (TypeError, IndexError):  # non-integer slice bounds, an index out of bounds
+            if t is slice:
+                backend_key(self, key, "__getitem__")  # names the bad bound
+            raise IndexError(_out_of_bounds("__getitem__", data.shape, key)) from None
     elif (t is Array and key._dtype is bool_ and key._device is self._device
           and key._data.shape == data.shape):
         result = data[key._data]  # fast path: a mask of the array's own shape
@@ -142,7 +192,7 @@ def __getitem__(self: Array, key: Any, /) -> Array:
         except IndexError as e:
             if str(e).startswith("__getitem__"):
                 raise
-            raise IndexError(f"__getitem__: {e}") from None
+            raise IndexError(_out_of_bounds("__getitem__", data.shape, bkey)) from None
     if type(result) is not self._device.backend.ndarray:
         return wrap_checked("__getitem__", result, self._device, self._dtype)
     return wrap(result, self._dtype, self._device)
@@ -156,17 +206,21 @@ def __setitem__(self: Array, key: Any, value: Any, /) -> None:
             v.mismatch("__setitem__", self._device, value._device)
         if PROMOTION.get((dtype, value._dtype)) is not dtype:
             v.fail("__setitem__", f"cannot assign an array of dtype {value._dtype.name} to an "
-                                  f"array of dtype {dtype.name} without changing its dtype")
+                                  f"array of dtype {dtype.name} without changing its dtype; "
+                                  f"use astype(value, xpgpu.{dtype.name})")
         value = value._data
     elif v.scalar_result("__setitem__", dtype, value) is not dtype:
         v.fail("__setitem__", f"cannot assign a Python {type(value).__name__} to an array of "
-                              f"dtype {dtype.name}")
+                              f"dtype {dtype.name}; use a value of the array's kind")
     try:
         self._device.backend.setitem(self._data, bkey, value)
-    except ValueError as exc:  # the value does not broadcast to the indexed shape
-        v.fail("__setitem__", f"cannot assign the value: {exc}", ValueError)
-    except IndexError as exc:  # an integer index out of bounds
-        v.fail("__setitem__", str(exc), IndexError)
+    except ValueError:  # the value does not broadcast to the indexed shape
+        shape = self._data[bkey].shape
+        v.fail("__setitem__", f"a value of shape {getattr(value, 'shape', ())} cannot be "
+                              f"assigned to an indexed region of shape {shape}; use a value "
+                              "that broadcasts to it", ValueError)
+    except IndexError:  # an integer index out of bounds
+        raise IndexError(_out_of_bounds("__setitem__", self._data.shape, bkey)) from None
 
 
 _version.on_switch(_switch)

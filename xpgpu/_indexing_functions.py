@@ -25,10 +25,12 @@ def _indices(func: str, x: Array, indices: object) -> Any:
 def _gather(func: str, gather: Any, x: Array, idx: Any, axis: int) -> Array:
     try:
         data = gather(x._data, idx, axis=axis)
-    except IndexError as e:
+    except IndexError:
         # Note: out-of-bounds indices are unspecified by the standard; NumPy raises,
         # CuPy wraps them around (without a device synchronisation to check).
-        v.fail(func, f"an index is out of bounds: {e}", IndexError)
+        n = x._data.shape[axis]
+        v.fail(func, f"indices holds an index out of bounds for axis {axis} of size {n}; use "
+                     f"indices in [{-n}, {n})", IndexError)
     return _result(func, data, x)
 
 
@@ -44,7 +46,8 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     x = array_arg(func, x)
     idx = _indices(func, x, indices)
     if idx.ndim != 1:
-        v.fail(func, f"indices must be one-dimensional, got shape {idx.shape}", ValueError)
+        v.fail(func, f"indices must be one-dimensional, got shape {idx.shape}; use "
+                     "reshape(indices, (-1,)) or take_along_axis()", ValueError)
     a = v.axis_or_only(func, axis, x.ndim)
     return _gather(func, x._device.backend.take, x, idx, a)
 
@@ -55,13 +58,14 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     x = array_arg(func, x)
     idx = _indices(func, x, indices)
     if x.ndim == 0:
-        v.fail(func, "x must have at least one dimension", ValueError)
+        v.fail(func, "x must have at least one dimension; use reshape(x, (1,))", ValueError)
     a = v.axis_arg(func, axis, x.ndim)
     if idx.ndim != x.ndim:
-        v.fail(func, f"indices must have as many dimensions as x ({x.ndim}), got {idx.ndim}",
-               ValueError)
+        v.fail(func, f"indices must have as many dimensions as x ({x.ndim}), got {idx.ndim}; "
+                     "use expand_dims() on indices", ValueError)
     for i, (n, m) in enumerate(zip(x.shape, idx.shape, strict=True)):
         if i != a and n != m and n != 1 and m != 1:
             v.fail(func, f"indices of shape {idx.shape} does not broadcast with x of shape "
-                         f"{x.shape} outside axis {a}", ValueError)
+                         f"{x.shape} outside axis {a}; use indices whose other axes "
+                         "match x's or are 1", ValueError)
     return _gather(func, x._device.backend.take_along_axis, x, idx, a)

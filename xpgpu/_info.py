@@ -52,7 +52,7 @@ class Info:
             members = v.kind_arg(func, kind)
         else:
             v.fail(func, f"kind must be None, a kind name or a tuple of kind names, "
-                         f"not {kind!r}")
+                         f"not {kind!r}; use a name such as 'real floating'")
         return {d.name: d for d in ALL if d in members}
 
     def devices(self) -> tuple[Device, ...]:

@@ -24,7 +24,8 @@ def broadcast_shape(func: str, s1: tuple[int, ...], s2: tuple[int, ...],
     """The broadcast of two shapes, or the standard's ValueError."""
     shape = _broadcast_or_none(s1, s2)
     if shape is None:
-        v.fail(func, f"{what} {s1} and {s2} cannot be broadcast together", ValueError)
+        v.fail(func, f"{what} {s1} and {s2} cannot be broadcast together; use reshape() or "
+                     "expand_dims() to line them up", ValueError)
     return shape
 
 
@@ -54,16 +55,31 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         v.fail("matmul", "0-d arrays are not allowed; use multiply()", ValueError)
     try:
         data = device.backend.matmul(x1._data, x2._data)
-    except ValueError as e:
-        v.fail("matmul", f"shapes {x1.shape} and {x2.shape} do not match: {e}", ValueError)
+    except ValueError:
+        _matmul_error(x1.shape, x2.shape)
     return wrap_checked("matmul", data, device, dtype)
+
+
+def _matmul_error(s1: tuple[int, ...], s2: tuple[int, ...]) -> None:
+    """Why two shapes have no matrix product (built only on failure)."""
+    k1 = s1[-1]
+    k2 = s2[0] if len(s2) == 1 else s2[-2]
+    if k1 != k2:
+        where = "its only axis" if len(s2) == 1 else "its second-to-last axis"
+        v.fail("matmul", f"x1 of shape {s1} has {k1} columns, but x2 of shape {s2} has {k2} "
+                         f"rows ({where}); use matrix_transpose() or permute_dims() to line up "
+                         "the contracted axes", ValueError)
+    v.fail("matmul", f"the stack shapes of x1 {s1[:-2]} and x2 {s2[:-2]} (all axes but the "
+                     "last two) cannot be broadcast together; use reshape() or expand_dims() "
+                     "to make them broadcast", ValueError)
 
 
 def matrix_transpose(x: Array, /) -> Array:
     """Transpose of a matrix or a stack of matrices. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.matrix_transpose.html"""
     x = array_arg("matrix_transpose", x)
     if x._data.ndim < 2:
-        v.fail("matrix_transpose", f"x must have at least 2 dimensions, got shape {x.shape}",
+        v.fail("matrix_transpose", f"x must have at least 2 dimensions, got shape {x.shape}; "
+                                   "use expand_dims() first",
                ValueError)
     return wrap(x._data.swapaxes(-1, -2), x._dtype, x._device)
 
@@ -74,13 +90,16 @@ def tensordot(x1: Array, x2: Array, /, *, axes: Any = 2) -> Array:
     dtype, device = promote_arrays(func, _NUMERIC, x1, x2)
     s1, s2 = x1.shape, x2.shape
     if isinstance(axes, bool):
-        v.fail(func, "axes must be an int or a pair of sequences of ints, not bool")
+        v.fail(func, "axes must be an int or a pair of sequences of ints, not bool; use an "
+                     "int")
     if isinstance(axes, int) or (hasattr(axes, "__index__") and not hasattr(axes, "__len__")):
         n = v.int_arg(func, axes, "axes")
         if n < 0:
-            v.fail(func, f"axes must be non-negative, got {n}", ValueError)
+            v.fail(func, f"axes must be non-negative, got {n}; use 0 for an outer product",
+                   ValueError)
         if n > min(len(s1), len(s2)):
-            v.fail(func, f"axes={n} is more than the dimensions of x1 {s1} or x2 {s2}",
+            v.fail(func, f"axes={n} is more than the dimensions of x1 {s1} or x2 {s2}; "
+                         "use fewer axes",
                    ValueError)
         a1: tuple[int, ...] = tuple(range(len(s1) - n, len(s1)))
         a2: tuple[int, ...] = tuple(range(n))
@@ -88,14 +107,17 @@ def tensordot(x1: Array, x2: Array, /, *, axes: Any = 2) -> Array:
         a1 = _axis_sequence(func, axes[0], len(s1), "x1")
         a2 = _axis_sequence(func, axes[1], len(s2), "x2")
         if len(a1) != len(a2):
-            v.fail(func, f"axes {axes!r} name {len(a1)} axes of x1 but {len(a2)} of x2",
+            v.fail(func, f"axes {axes!r} name {len(a1)} axes of x1 but {len(a2)} of x2; "
+                         "use as many of each",
                    ValueError)
     else:
-        v.fail(func, f"axes must be an int or a pair of sequences of ints, not {axes!r}")
+        v.fail(func, f"axes must be an int or a pair of sequences of ints, not {axes!r}; use "
+                     "axes=((1,), (0,)), say")
     for i, j in zip(a1, a2, strict=False):
         if s1[i] != s2[j]:
             v.fail(func, f"axis {i} of x1 (size {s1[i]}) and axis {j} of x2 (size {s2[j]}) "
-                         "must have the same size (contracted axes do not broadcast)",
+                         "must have the same size (contracted axes do not broadcast); use "
+                         "other axes",
                    ValueError)
     data = device.backend.tensordot(cast_data(x1, dtype), cast_data(x2, dtype),
                                     axes=(a1, a2))
@@ -104,10 +126,12 @@ def tensordot(x1: Array, x2: Array, /, *, axes: Any = 2) -> Array:
 
 def _axis_sequence(func: str, axes: Any, ndim: int, name: str) -> tuple[int, ...]:
     if not isinstance(axes, (tuple, list)):
-        v.fail(func, f"the axes of {name} must be a sequence of ints, not {axes!r}")
+        v.fail(func, f"the axes of {name} must be a sequence of ints, not {axes!r}; use a "
+                     "tuple")
     out = tuple(v.axis_arg(func, a, ndim, f"axis of {name}") for a in axes)
     if len(set(out)) != len(out):
-        v.fail(func, f"repeated axis in the axes of {name}: {axes!r}", ValueError)
+        v.fail(func, f"repeated axis in the axes of {name}: {axes!r}; use each axis once",
+               ValueError)
     return out
 
 
@@ -144,7 +168,8 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
             cols.append(i)
         else:
             v.fail(func, f"x1 of shape {s1} and x2 of shape {s2} do not broadcast along the "
-                         f"axes other than axis {p}", ValueError)
+                         f"axes other than axis {p}; use expand_dims() to line them "
+                         "up", ValueError)
     nb = math.prod(sa[i] for i in batch)
     nr = math.prod(sa[i] for i in rows)
     nc = math.prod(sb[i] for i in cols)

@@ -19,8 +19,9 @@ _INTEGRAL = KINDS["integral"]
 # ---- shapes ---------------------------------------------------------------------------
 
 def _shape_tuple(func: str, shape: object, name: str = "shape") -> tuple[Any, ...]:
-    if not isinstance(shape, tuple):
-        v.fail(func, f"{name} must be a tuple of ints, not {type(shape).__name__}")
+    """A shape that may hold None (an unknown size): broadcast_shapes's."""
+    if not isinstance(shape, v.SEQUENCES):
+        v.fail(func, f"{name} must be a tuple of ints, not {v.type_name(shape)}; use a tuple")
     return tuple(None if s is None else v.int_arg(func, s, name) for s in shape)
 
 
@@ -37,8 +38,9 @@ def broadcast_shape(func: str, *shapes: tuple[Any, ...]) -> tuple[Any, ...]:
             if m == 1 or m is None:
                 out[offset + i] = n
             elif n is not None:
-                v.fail(func, f"shapes {', '.join(map(str, shapes))} cannot be broadcast together",
-                       ValueError)
+                v.fail(func, f"shapes {', '.join(map(str, shapes))} cannot be broadcast "
+                             "together (trailing sizes must be equal or 1); use reshape() or "
+                             "expand_dims() to line them up", ValueError)
     return tuple(out)
 
 
@@ -64,10 +66,10 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     """Broadcast an array to a shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.broadcast_to.html"""
     func = "broadcast_to"
     x = array_arg(func, x)
-    target = v.shape_arg(func, _shape_tuple(func, shape))
+    target = v.shape_arg(func, v.int_tuple_arg(func, shape))
     if len(target) < x.ndim or broadcast_shape(func, x.shape, target) != target:
-        v.fail(func, f"an array of shape {x.shape} cannot be broadcast to shape {target}",
-               ValueError)
+        v.fail(func, f"an array of shape {x.shape} cannot be broadcast to shape {target}; use "
+                     "a shape whose trailing sizes equal x's or where x's are 1", ValueError)
     return wrap(x._device.backend.broadcast_to(x._data, target), x._dtype, x._device)
 
 
@@ -75,9 +77,11 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
 
 def _sequence(func: str, arrays: object) -> tuple[list[Array], DType, Device]:
     if not isinstance(arrays, (tuple, list)):
-        v.fail(func, f"arrays must be a tuple or list of arrays, not {type(arrays).__name__}")
+        v.fail(func, f"arrays must be a tuple or list of arrays, not {v.type_name(arrays)}; use "
+                     f"{func}([x1, x2, ...]) with xpgpu arrays")
     if not arrays:
-        v.fail(func, "arrays must hold at least one array", ValueError)
+        v.fail(func, "arrays must hold at least one array; use zeros() for an empty result",
+               ValueError)
     dtype, device = promote_arrays(func, _ALL, *arrays)
     return list(arrays), dtype, device  # type: ignore[arg-type]
 
@@ -97,15 +101,15 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
                             device, dtype)
     ndim = xs[0].ndim
     if ndim == 0:
-        v.fail(func, "zero-dimensional arrays cannot be concatenated (use axis=None or stack())",
+        v.fail(func, "zero-dimensional arrays cannot be concatenated; use axis=None or stack()",
                ValueError)
     a = v.axis_arg(func, axis, ndim)
     first = xs[0].shape
     for x in xs[1:]:
         s = x.shape
         if len(s) != ndim or s[:a] != first[:a] or s[a + 1:] != first[a + 1:]:
-            v.fail(func, f"arrays of shapes {first} and {s} cannot be joined along axis {a}",
-                   ValueError)
+            v.fail(func, f"arrays of shapes {first} and {s} cannot be joined along axis {a}; "
+                         "use arrays whose other axes match", ValueError)
     return wrap_checked(func, backend.concat(datas, axis=a), device, dtype)
 
 
@@ -116,8 +120,8 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     first = xs[0].shape
     for x in xs[1:]:
         if x.shape != first:
-            v.fail(func, f"arrays must have the same shape, got {first} and {x.shape}",
-                   ValueError)
+            v.fail(func, f"arrays must have the same shape, got {first} and {x.shape}; use "
+                         "broadcast_arrays() first", ValueError)
     a = v.axis_arg(func, axis, len(first) + 1)
     return wrap_checked(func, device.backend.stack(_cast(xs, dtype), axis=a), device, dtype)
 
@@ -127,7 +131,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     func = "unstack"
     x = array_arg(func, x)
     if x.ndim == 0:
-        v.fail(func, "x must have at least one dimension", ValueError)
+        v.fail(func, "x must have at least one dimension; use reshape(x, (1,))", ValueError)
     a = v.axis_arg(func, axis, x.ndim)
     moved = x._device.backend.moveaxis(x._data, a, 0)
     return tuple(wrap(moved[i], x._dtype, x._device) for i in range(moved.shape[0]))
@@ -139,8 +143,8 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     """Insert axes of size one. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.expand_dims.html"""
     func = "expand_dims"
     x = array_arg(func, x)
-    n = 1 if not isinstance(axis, tuple) else len(axis)
-    axes = v.axis_tuple_arg(func, axis, x.ndim + n)
+    n = 1 if not isinstance(axis, v.SEQUENCES) else len(axis)
+    axes = v.axis_tuple_arg(func, axis, x.ndim + n, sequences=v.SEQUENCES)
     shape = iter(x.shape)
     new = tuple(1 if i in axes else next(shape) for i in range(x.ndim + n))
     return wrap(x._device.backend.reshape(x._data, new), x._dtype, x._device)
@@ -153,8 +157,8 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     axes = v.axis_tuple_arg(func, axis, x.ndim)
     for a in axes:
         if x.shape[a] != 1:
-            v.fail(func, f"axis {a} has size {x.shape[a]}; only axes of size one can be removed",
-                   ValueError)
+            v.fail(func, f"axis {a} has size {x.shape[a]}; only axes of size one can be removed: "
+                         "use reshape() to change other axes", ValueError)
     return wrap(x._device.backend.squeeze(x._data, axis=axes), x._dtype, x._device)
 
 
@@ -162,13 +166,13 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     """Give an array a new shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.reshape.html"""
     func = "reshape"
     x = array_arg(func, x)
-    dims = _shape_tuple(func, shape)
+    dims = v.int_tuple_arg(func, shape)
     if copy is not None:
         v.bool_arg(func, copy, "copy")
     unknown = [i for i, s in enumerate(dims) if s == -1]
     if len(unknown) > 1 or any(s is None or s < -1 for s in dims):
-        v.fail(func, f"invalid shape {shape}: sizes must be non-negative, with at most one -1",
-               ValueError)
+        v.fail(func, f"invalid shape {shape}: sizes must be non-negative, with at most one -1; "
+                     "use one -1 for the size to infer", ValueError)
     known = 1
     for s in dims:
         if s != -1:
@@ -176,11 +180,12 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     size = x.size
     if unknown:
         if known == 0 or size % known:
-            v.fail(func, f"cannot reshape an array of size {size} into shape {shape}",
-                   ValueError)
+            v.fail(func, f"cannot reshape an array of size {size} into shape {shape}; use a "
+                         f"shape of {size} elements", ValueError)
         dims = tuple(size // known if s == -1 else s for s in dims)
     elif known != size:
-        v.fail(func, f"cannot reshape an array of size {size} into shape {shape}", ValueError)
+        v.fail(func, f"cannot reshape an array of size {size} into shape {shape}; use a shape "
+                     f"of {size} elements", ValueError)
     v.size_check(func, dims, x._data.dtype.itemsize)
     backend = x._device.backend
     data = backend.reshape(x._data, dims)
@@ -188,7 +193,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
         data = data.copy()
     elif copy is False and size and not backend.may_share_memory(data, x._data):
         v.fail(func, f"cannot reshape an array of shape {x.shape} into {dims} without a copy "
-                     "(copy=False)", v.CopyRequiredError)
+                     "(copy=False); use copy=None to allow one", v.CopyRequiredError)
     return wrap(data, x._dtype, x._device)
 
 
@@ -196,12 +201,12 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     """Permute the axes of an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.permute_dims.html"""
     func = "permute_dims"
     x = array_arg(func, x)
-    if not isinstance(axes, tuple):
-        v.fail(func, f"axes must be a tuple of ints, not {type(axes).__name__}")
+    if not isinstance(axes, v.SEQUENCES):
+        v.int_tuple_arg(func, axes, "axes")  # the TypeError
     if len(axes) != x.ndim:
-        v.fail(func, f"axes {axes} must have one entry per dimension of x ({x.ndim})",
-               ValueError)
-    perm = v.axis_tuple_arg(func, axes, x.ndim, "axes")
+        v.fail(func, f"axes {axes} must have one entry per dimension of x ({x.ndim}); use a "
+                     "permutation of range(x.ndim)", ValueError)
+    perm = v.axis_tuple_arg(func, axes, x.ndim, "axes", sequences=v.SEQUENCES)
     return wrap(x._device.backend.permute_dims(x._data, perm), x._dtype, x._device)
 
 
@@ -210,11 +215,11 @@ def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[i
     """Move axes to new positions. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.moveaxis.html"""
     func = "moveaxis"
     x = array_arg(func, x)
-    src = v.axis_tuple_arg(func, source, x.ndim, "source")
-    dst = v.axis_tuple_arg(func, destination, x.ndim, "destination")
+    src = v.axis_tuple_arg(func, source, x.ndim, "source", sequences=v.SEQUENCES)
+    dst = v.axis_tuple_arg(func, destination, x.ndim, "destination", sequences=v.SEQUENCES)
     if len(src) != len(dst):
         v.fail(func, f"source {source} and destination {destination} must have the same "
-                     "number of axes", ValueError)
+                     "number of axes; use as many of each", ValueError)
     return wrap(x._device.backend.moveaxis(x._data, src, dst), x._dtype, x._device)
 
 
@@ -224,7 +229,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """Reverse the order of elements along axes. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.flip.html"""
     func = "flip"
     x = array_arg(func, x)
-    axes = v.axes_arg(func, axis, x.ndim)
+    axes = v.axes_arg(func, axis, x.ndim, sequences=v.SEQUENCES)
     return wrap(x._device.backend.flip(x._data, axis=axes), x._dtype, x._device)
 
 
@@ -238,10 +243,11 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *,
         s = _shift(func, shift, x.size)
         data = backend.reshape(backend.roll(backend.reshape(x._data, (-1,)), s), x.shape)
         return wrap(data, x._dtype, x._device)
-    axes = v.axis_tuple_arg(func, axis, x.ndim, unique=False)
-    if isinstance(shift, tuple):
+    axes = v.axis_tuple_arg(func, axis, x.ndim, unique=False, sequences=v.SEQUENCES)
+    if isinstance(shift, v.SEQUENCES):
         if len(shift) != len(axes):
-            v.fail(func, f"shift {shift} and axis {axis} must have the same length", ValueError)
+            v.fail(func, f"shift {shift} and axis {axis} must have the same length; use one "
+                         "shift per axis", ValueError)
         shifts = tuple(_shift(func, s, x.shape[a]) for s, a in zip(shift, axes, strict=True))
     else:
         shifts = tuple(_shift(func, shift, x.shape[a]) for a in axes)
@@ -270,18 +276,20 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         r = array_arg(func, repeats, "repeats", _INTEGRAL)
         if r._device is not x._device:
             v.mismatch(func, x._device, r._device)
-        if r.ndim != 1 or r.shape[0] not in (1, n):
-            v.fail(func, f"repeats of shape {r.shape} does not broadcast to ({n},)", ValueError)
+        if r.ndim > 1 or (r.ndim == 1 and r.shape[0] not in (1, n)):
+            v.fail(func, f"repeats of shape {r.shape} does not broadcast to ({n},); use one "
+                         "count per element along the axis", ValueError)
         counts = r._data if r._dtype is int64 else r._data.astype(int64.dtype)
         # Note: the output size depends on the values: one device synchronisation.
         if r.size and int(backend.min(counts)) < 0:
-            v.fail(func, "repeats must be non-negative", ValueError)
-        if r.shape[0] == 1:
-            counts = int(counts[0])
+            v.fail(func, "repeats must be non-negative; use 0 to drop an element", ValueError)
+        if r.ndim == 0 or r.shape[0] == 1:  # a 0-d array broadcasts as one count
+            counts = int(counts.reshape(-1)[0])
     else:
         counts = v.int_arg(func, repeats, "repeats")
         if counts < 0:
-            v.fail(func, f"repeats must be non-negative, got {counts}", ValueError)
+            v.fail(func, f"repeats must be non-negative, got {counts}; use 0 for an empty "
+                         "result", ValueError)
         v.size_check(func, (*data.shape[:a], n * counts, *data.shape[a + 1:]),
                      data.dtype.itemsize)
     return wrap(backend.repeat(data, counts, axis=a), x._dtype, x._device)
@@ -291,9 +299,10 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     """Repeat an array along each axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.tile.html"""
     func = "tile"
     x = array_arg(func, x)
-    reps = _shape_tuple(func, repetitions, "repetitions")
-    if any(r is None or r < 0 for r in reps):
-        v.fail(func, f"repetitions must be non-negative ints, got {repetitions}", ValueError)
+    reps = v.int_tuple_arg(func, repetitions, "repetitions")
+    if any(r < 0 for r in reps):
+        v.fail(func, f"repetitions must be non-negative ints, got {repetitions}; use 0 "
+                     "for an empty axis", ValueError)
     pad = max(len(reps), x.ndim)
     shape = (1,) * (pad - x.ndim) + x.shape
     reps_full = (1,) * (pad - len(reps)) + reps

@@ -37,6 +37,10 @@ OPERATORS: dict[str, tuple[str, str]] = {
     "__pos__": ("positive", "unary"), "__invert__": ("bitwise_invert", "unary"),
 }
 
+_SYMBOL = {f"__i{op}__": s for op, s in (
+    ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
+    ("mod", "%"), ("pow", "**"), ("matmul", "@"), ("and", "&"), ("or", "|"), ("xor", "^"),
+    ("lshift", "<<"), ("rshift", ">>"))}
 _FUNCTIONS: dict[str, Callable[..., Array]] = {**FUNCTIONS, "matmul": matmul}
 # Operand types handled without a second look; others go through scalar_type().
 _OPERANDS = frozenset({Array, bool, int, float, complex})
@@ -64,16 +68,22 @@ def _make(dunder: str, name: str, mode: str) -> Callable[..., Any]:
                 return f(other, self)
             return NotImplemented
     else:
+        # The element-wise function built for the operator, so that refusals name
+        # __iadd__, not add; matmul's are named matmul.
+        g = operator(dunder, name) if name in FUNCTIONS else f
+
         def op(self: Array, other: Any, /) -> Any:
             if not _is_operand(other):
                 return NotImplemented
-            result = f(self, other)
+            result = g(self, other)
             if result._dtype is not self._dtype:
                 v.fail(dunder, f"the result dtype {result._dtype.name} differs from the "
-                               f"array's {self._dtype.name}; in-place operations keep the dtype")
+                               f"array's {self._dtype.name}; in-place operations keep the "
+                               f"dtype: use x = x {_SYMBOL.get(dunder, '<op>')} y instead")
             if result._data.shape != self._data.shape:
                 v.fail(dunder, f"the result shape {result.shape} differs from the array's "
-                               f"{self.shape}; in-place operations keep the shape", ValueError)
+                               f"{self.shape}; in-place operations keep the shape: use "
+                               f"x = x {_SYMBOL.get(dunder, '<op>')} y instead", ValueError)
             self._data[...] = result._data
             return self
     op.__name__ = op.__qualname__ = dunder

@@ -10,7 +10,7 @@ dtype wins. The scalar itself goes to the backend raw: NumPy 2 and CuPy 14 follo
 
 from __future__ import annotations
 
-from ._dtypes import ALL, COMPLEX_OF, KINDS, DType
+from ._dtypes import ALL, COMPLEX_OF, KINDS, DType, bool_
 
 PYTHON_SCALARS = (bool, int, float, complex)
 
@@ -28,6 +28,14 @@ SCALAR_RESULT: dict[tuple[DType, type], DType] = {
     for t, kinds in _ALLOWED.items()
     for d in ALL
     if d in kinds
+}
+
+# Python scalar type -> the dtypes its values may be stored as, where a dtype is given
+# (asarray, full, full_like): the standard's casts (astype), which forbid complex to real;
+# values must also fit (cast_scalar in _validate checks them).
+CAST_TO: dict[type, frozenset[DType]] = {
+    bool: frozenset(ALL), int: frozenset(ALL), float: frozenset(ALL),
+    complex: KINDS["complex floating"] | {bool_},
 }
 
 # Integer dtype -> (min, max), for the OverflowError of out-of-range Python ints.

@@ -28,8 +28,8 @@ def _arg_extremum(func: str, x: object, axis: object, keepdims: object) -> Array
         axis = v.axis_arg(func, axis, x.ndim)
         count = x.shape[axis] if x.ndim else 1
     if count == 0:
-        v.fail(func, f"the {func[3:]}imum of zero elements has no index (x has shape {x.shape})",
-               ValueError)
+        v.fail(func, f"the {func[3:]}imum of zero elements has no index (x has shape {x.shape}); "
+                     "use a non-empty array", ValueError)
     data = getattr(x._device.backend, func)(x._data, axis=axis, keepdims=keepdims)
     return wrap_checked(func, data, x._device, int64)
 
@@ -61,7 +61,8 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     """Indices of the non-zero elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.nonzero.html"""
     x = array_arg("nonzero", x)
     if x.ndim == 0:
-        v.fail("nonzero", "x must have at least one dimension", ValueError)
+        v.fail("nonzero", "x must have at least one dimension; use reshape(x, (1,))",
+               ValueError)
     return tuple(wrap_checked("nonzero", d, x._device, int64)
                  for d in x._device.backend.nonzero(x._data))
 
@@ -72,7 +73,8 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: str = "left",
     func = "searchsorted"
     x1 = array_arg(func, x1, "x1", _REAL_NUMERIC)
     if x1.ndim != 1:
-        v.fail(func, f"x1 must be one-dimensional, got shape {x1.shape}", ValueError)
+        v.fail(func, f"x1 must be one-dimensional, got shape {x1.shape}; use "
+                     "reshape(x1, (-1,))", ValueError)
     if type(x2) is Array:
         array_arg(func, x2, "x2", _REAL_NUMERIC)
         if x2._device is not x1._device:
@@ -82,20 +84,26 @@ def searchsorted(x1: Array, x2: Array | int | float, /, *, side: str = "left",
         values: Any = x2._data
     else:
         if v.scalar_result(func, x1._dtype, x2) is not x1._dtype:
-            v.fail(func, f"x2 must be an array, an int or a float, not {type(x2).__name__}")
+            v.fail(func, f"x2 must be an array, an int or a float, not {v.type_name(x2)}; use "
+                         "xpgpu.asarray(x2)")
         values = x2
     if side not in _SIDES:
-        v.fail(func, f"side must be 'left' or 'right', not {side!r}", ValueError)
+        v.fail(func, f"side must be 'left' or 'right', not {side!r}; use one of them",
+               ValueError)
     order = None
     if sorter is not None:
         s = array_arg(func, sorter, "sorter", _INTEGRAL)
         if s._device is not x1._device:
             v.mismatch(func, x1._device, s._device)
         if s.shape != x1.shape:
-            v.fail(func, f"sorter of shape {s.shape} must have x1's shape {x1.shape}",
-                   ValueError)
+            v.fail(func, f"sorter of shape {s.shape} must have x1's shape {x1.shape}; use "
+                         "argsort(x1)", ValueError)
         order = s._data if s._dtype is int64 else s._data.astype(int64.dtype)
-    data = x1._device.backend.searchsorted(x1._data, values, side=side, sorter=order)
+    try:
+        data = x1._device.backend.searchsorted(x1._data, values, side=side, sorter=order)
+    except ValueError:  # NumPy checks the sorter's values
+        v.fail(func, f"sorter holds an index outside [0, {x1.shape[0]}); use argsort(x1)",
+               ValueError)
     return wrap_checked(func, data, x1._device, int64)
 
 
@@ -113,7 +121,8 @@ def _where_dtype(x1: Any, x2: Any) -> DType:
     for name, x in (("x1", x1), ("x2", x2)):
         if scalar_type(x) is None:
             v.not_an_array("where", x, name)
-    v.fail("where", "at least one of x1 and x2 must be an xpgpu array, got two Python scalars")
+    v.fail("where", "at least one of x1 and x2 must be an xpgpu array, got two Python scalars; "
+                    "use xpgpu.asarray(x1) for one of them")
 
 
 def where(condition: Array, x1: Array | bool | int | float | complex,
@@ -125,7 +134,7 @@ def where(condition: Array, x1: Array | bool | int | float | complex,
     arrays = [a for a in (x1, x2) if type(a) is Array]
     device = v.common_device(func, [condition._device, *(a._device for a in arrays)])
     broadcast_shape(func, condition.shape, *(a.shape for a in arrays))
-    a1 = x1._data if type(x1) is Array else x1
-    a2 = x2._data if type(x2) is Array else x2
+    a1 = x1._data if type(x1) is Array else v.plain_scalar(x1)
+    a2 = x2._data if type(x2) is Array else v.plain_scalar(x2)
     return wrap_checked(func, device.backend.where(condition._data, a1, a2), device, out)
 

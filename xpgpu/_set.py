@@ -103,7 +103,7 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         array, scalar = (x1, x2) if t1 else (x2, x1)
         if scalar_type(scalar) is not int:
             v.fail(func, f"{'x2' if t1 else 'x1'} must be an xpgpu array or a Python int, "
-                         f"not {type(scalar).__name__}")
+                         f"not {v.type_name(scalar)}; use xpgpu.asarray() for other values")
         v.scalar_result(func, array._dtype, scalar)  # type: ignore[union-attr]
     else:
         array_arg(func, x1, "x1")

@@ -20,7 +20,7 @@ def _args(func: str, x: object, axis: object, descending: object, stable: object
           ) -> tuple[Array, int, bool]:
     x = array_arg(func, x, allowed=_REAL_NUMERIC)
     if x.ndim == 0:
-        v.fail(func, "x must have at least one dimension", ValueError)
+        v.fail(func, "x must have at least one dimension; use reshape(x, (1,))", ValueError)
     a = v.axis_arg(func, axis, x.ndim)
     descending = v.bool_arg(func, descending, "descending")
     v.bool_arg(func, stable, "stable")

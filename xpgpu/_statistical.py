@@ -16,6 +16,7 @@ _NUMERIC = CATEGORIES["numeric"]
 _REAL_NUMERIC = CATEGORIES["real numeric"]
 _FLOATING = CATEGORIES["floating-point"]
 _REAL_FLOATING = CATEGORIES["real floating-point"]
+_INTEGRAL = KINDS["integral"]
 
 # The accumulation dtype of sum, prod and cumulative_* when dtype=None: integers widen to
 # the default integer dtype (int64) or its unsigned twin; floating dtypes stay.
@@ -24,11 +25,12 @@ _ACCUMULATE: dict[DType, DType] = {
     **{d: uint64 for d in KINDS["unsigned integer"]},
     **{d: d for d in _FLOATING},
 }
-# The dtype= arguments accepted for an input dtype: the same kind or a wider one
-# (a floating dtype never silently becomes an integer, a complex one never real).
+# The dtype= arguments accepted for an input dtype: the input is cast to dtype first, as
+# the standard says, where astype() may cast it: any numeric dtype, but a complex input
+# never becomes real (the standard: "should not be permitted"); bool is not numeric.
 _DTYPE_ALLOWED: dict[DType, frozenset[DType]] = {
     **{d: _NUMERIC for d in KINDS["integral"]},
-    **{d: _FLOATING for d in _REAL_FLOATING},
+    **{d: _NUMERIC for d in _REAL_FLOATING},
     **{d: KINDS["complex floating"] for d in KINDS["complex floating"]},
 }
 _NAN = {d: float("nan") for d in _REAL_FLOATING} | {
@@ -55,8 +57,16 @@ def _accumulation_dtype(func: str, x: Array, dtype: object) -> DType:
     allowed = _DTYPE_ALLOWED[x._dtype]
     if out not in allowed:
         v.fail(func, f"dtype={out.name} cannot accumulate an array of dtype {x._dtype.name}; "
-                     f"allowed: {', '.join(sorted(d.name for d in allowed))}")
+                     f"use one of {', '.join(sorted(d.name for d in allowed))}")
     return out
+
+
+def _input(x: Array, out: DType) -> Any:
+    """x's data for an accumulation in ``out``: cast first where a floating input meets an
+    integer dtype (as astype casts; the backends' reductions would refuse or differ)."""
+    if out is not x._dtype and out in _INTEGRAL and x._dtype in _REAL_FLOATING:
+        return x._data.astype(out.dtype)
+    return x._data
 
 
 def _nan_fill(x: Array, shape: tuple[int, ...]) -> Array:
@@ -72,7 +82,7 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = 
     """Sum of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.sum.html"""
     x, axes, keepdims = _reduction("sum", x, axis, keepdims, _NUMERIC)
     out = _accumulation_dtype("sum", x, dtype)
-    data = x._device.backend.sum(x._data, axis=axes, dtype=out.dtype, keepdims=keepdims)
+    data = x._device.backend.sum(_input(x, out), axis=axes, dtype=out.dtype, keepdims=keepdims)
     return wrap_checked("sum", data, x._device, out)
 
 
@@ -81,7 +91,8 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any =
     """Product of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.prod.html"""
     x, axes, keepdims = _reduction("prod", x, axis, keepdims, _NUMERIC)
     out = _accumulation_dtype("prod", x, dtype)
-    data = x._device.backend.prod(x._data, axis=axes, dtype=out.dtype, keepdims=keepdims)
+    data = x._device.backend.prod(_input(x, out), axis=axes, dtype=out.dtype,
+                                  keepdims=keepdims)
     return wrap_checked("prod", data, x._device, out)
 
 
@@ -92,7 +103,7 @@ def _cumulative(func: str, x: object, axis: object, dtype: object, include_initi
     out = _accumulation_dtype(func, x, dtype)
     include_initial = v.bool_arg(func, include_initial, "include_initial")
     backend = x._device.backend
-    data = (backend.cumsum if identity == 0 else backend.cumprod)(x._data, axis=a,
+    data = (backend.cumsum if identity == 0 else backend.cumprod)(_input(x, out), axis=a,
                                                                      dtype=out.dtype)
     if include_initial:
         shape = (*x.shape[:a], 1, *x.shape[a + 1:])
@@ -118,8 +129,8 @@ def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: Any = None,
 def _extremum(func: str, x: object, axis: object, keepdims: object) -> Array:
     x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_NUMERIC)
     if math.prod(x.shape[a] for a in axes) == 0:
-        v.fail(func, f"the {func}imum over zero elements is undefined (x has shape {x.shape})",
-               ValueError)
+        v.fail(func, f"the {func}imum over zero elements is undefined (x has shape {x.shape}); "
+                     "use a non-empty array or other axes", ValueError)
     data = getattr(x._device.backend, func)(x._data, axis=axes, keepdims=keepdims)
     return wrap_checked(func, data, x._device, x._dtype)
 
@@ -151,12 +162,11 @@ def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
 
 def _moment(func: str, x: object, axis: object, correction: object, keepdims: object) -> Array:
     x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_FLOATING)
-    if type(correction) is not float and (isinstance(correction, bool)
-                                          or not isinstance(correction, (int, float))):
-        v.fail(func, f"correction must be an int or a float, not {type(correction).__name__}")
-    if not correction >= 0:  # type: ignore[operator]
-        v.fail(func, f"correction must be non-negative, got {correction}", ValueError)
-    if math.prod(x.shape[a] for a in axes) - correction <= 0:  # type: ignore[operator]
+    correction = v.real_arg(func, correction, "correction")
+    if not correction >= 0:
+        v.fail(func, f"correction must be non-negative, got {correction}; use 0 or 1",
+               ValueError)
+    if math.prod(x.shape[a] for a in axes) - correction <= 0:
         return _nan_fill(x, _reduced_shape(x.shape, axes, keepdims))
     data = getattr(x._device.backend, func)(x._data, axis=axes, ddof=correction,
                                             keepdims=keepdims)

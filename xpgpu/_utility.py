@@ -38,11 +38,11 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
     func = "diff"
     x = array_arg(func, x, allowed=_NUMERIC)
     if x.ndim == 0:
-        v.fail(func, "x must have at least one dimension", ValueError)
+        v.fail(func, "x must have at least one dimension; use reshape(x, (1,))", ValueError)
     a = v.axis_arg(func, axis, x.ndim)
     n = v.int_arg(func, n, "n")
     if n < 0:
-        v.fail(func, f"n must be non-negative, got {n}", ValueError)
+        v.fail(func, f"n must be non-negative, got {n}; use n=0 for x itself", ValueError)
     extra = {}
     for name, y in (("prepend", prepend), ("append", append)):
         if y is None:
@@ -53,10 +53,10 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = Non
         # Note: the standard leaves other dtypes implementation-defined; refused here.
         if y._dtype is not x._dtype:
             v.fail(func, f"{name} has dtype {y._dtype.name}, but x has dtype {x._dtype.name}; "
-                         "they must match")
+                         "use astype() to match them")
         if y.ndim != x.ndim or y.shape[:a] != x.shape[:a] or y.shape[a + 1:] != x.shape[a + 1:]:
             v.fail(func, f"{name} of shape {y.shape} must match x's shape {x.shape} except "
-                         f"along axis {a}", ValueError)
+                         f"along axis {a}; use expand_dims() or broadcast_to() first", ValueError)
         extra[name] = y._data
     length = x.shape[a] + sum(y.shape[a] for y in extra.values())
     if n >= length:

@@ -61,7 +61,7 @@ def check_requested(func: str, api_version: object) -> None:
     since the namespace keeps code written for an older revision working."""
     if api_version not in SUPPORTED:
         v.fail(func, f"unsupported api_version {api_version!r}; supported: "
-                     f"{', '.join(SUPPORTED)}", ValueError)
+                     f"{', '.join(SUPPORTED)}; use one of them", ValueError)
     if api_version > _current:  # type: ignore[operator]
         v.fail(func, f"api_version {api_version!r} is newer than the selected revision "
                      f"{_current!r}; call xpgpu.set_array_api_version({api_version!r}) first",
@@ -80,9 +80,10 @@ def set_array_api_version(version: str, /) -> None:
     """
     func = "set_array_api_version"
     if type(version) is not str:
-        v.fail(func, f"version must be a str such as {DEFAULT!r}, not {type(version).__name__}")
+        v.fail(func, f"version must be a str such as {DEFAULT!r}, not {type(version).__name__}; "
+                     f"use {DEFAULT!r}")
     if version not in SUPPORTED:
-        v.fail(func, f"unsupported version {version!r}; supported: {', '.join(SUPPORTED)}",
+        v.fail(func, f"unsupported version {version!r}; use one of {', '.join(SUPPORTED)}",
                ValueError)
     _apply(version)
 

@@ -41,7 +41,8 @@ _N_D = {"fftn": "c2c", "ifftn": "c2c", "rfftn": "r2c", "irfftn": "c2r"}
 
 def _norm_arg(func: str, norm: object) -> str:
     if not isinstance(norm, str) or norm not in _NORMS:
-        v.fail(func, f"norm must be 'backward', 'ortho' or 'forward', not {norm!r}",
+        v.fail(func, f"norm must be 'backward', 'ortho' or 'forward', not {norm!r}; use "
+                     "one of them",
                ValueError)
     return norm
 
@@ -49,7 +50,8 @@ def _norm_arg(func: str, norm: object) -> str:
 def _length(func: str, value: object, name: str) -> int:
     n = v.int_arg(func, value, name)
     if n < 1:
-        v.fail(func, f"{name} must be a positive number of points, got {n}", ValueError)
+        v.fail(func, f"{name} must be a positive number of points, got {n}; use n >= 1",
+               ValueError)
     return n
 
 
@@ -57,7 +59,7 @@ def _default_length(func: str, kind: str, m: int, axis: int) -> int:
     n = 2 * (m - 1) if kind == "c2r" else m
     if n < 1:
         v.fail(func, f"the default length along axis {axis} is {n} (input size {m}); "
-                     "pass n or s explicitly", ValueError)
+                     "use n or s to give it", ValueError)
     return n
 
 
@@ -92,17 +94,17 @@ def _make_nd(name: str) -> Callable[..., Array]:
         shape = x.shape
         if axes is None:
             if s is not None:
-                v.fail(name, "s needs axes: pass the axes s applies to", ValueError)
+                v.fail(name, "s needs axes: use axes=... to name the axes s applies to", ValueError)
             ax = tuple(range(x.ndim))
         else:
             ax = _axes_list(name, axes, x.ndim)
         if not ax and kind != "c2c":
-            v.fail(name, "needs at least one axis", ValueError)
+            v.fail(name, "needs at least one axis; use axes=(-1,), say", ValueError)
         if s is None:
             s = (-1,) * len(ax)
         elif not isinstance(s, (tuple, list)) or len(s) != len(ax):
             v.fail(name, f"s must be a sequence of {len(ax)} ints, one per axis in axes, "
-                         f"not {s!r}", ValueError)
+                         f"not {s!r}; use one size per axis", ValueError)
         last = len(ax) - 1
         # Note: -1 in s means the whole axis (for c2r's last axis: 2*(m-1) points).
         sizes = tuple(_default_length(name, kind if i == last else "c2c", shape[a], a)
@@ -127,10 +129,10 @@ def _make_nd(name: str) -> Callable[..., Array]:
 def _axes_list(func: str, axes: object, ndim: int) -> tuple[int, ...]:
     """A sequence of distinct axes, normalised, in the given order."""
     if not isinstance(axes, (tuple, list)):
-        v.fail(func, f"axes must be a sequence of ints, not {axes!r}")
+        v.fail(func, f"axes must be a sequence of ints, not {axes!r}; use a tuple")
     out = tuple(v.axis_arg(func, a, ndim, "axes") for a in axes)
     if len(set(out)) != len(out):
-        v.fail(func, f"repeated axis in axes={axes!r}", ValueError)
+        v.fail(func, f"repeated axis in axes={axes!r}; use each axis once", ValueError)
     return out
 
 
@@ -153,10 +155,9 @@ irfftn = _make_nd("irfftn")
 def _freq(name: str, n: object, d: object, dtype: object, device: object) -> Array:
     size = _length(name, n, "n")
     v.size_check(name, (size,), 8)
-    if isinstance(d, bool) or not isinstance(d, (int, float)):
-        v.fail(name, f"d must be a Python float, not {type(d).__name__}")
+    d = v.real_arg(name, d, "d")
     if not d:
-        v.fail(name, "d must be non-zero", ValueError)
+        v.fail(name, "d must be non-zero; use the sample spacing, such as 1.0", ValueError)
     out = float64 if dtype is None else v.dtype_arg(name, dtype)
     if out not in CATEGORIES["real floating-point"]:
         v.bad_dtype(name, out, CATEGORIES["real floating-point"], "dtype")

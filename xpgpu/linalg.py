@@ -80,9 +80,10 @@ def _matrices(func: str, x: object, square: bool = False,
     shape = a._data.shape
     if len(shape) < 2:
         v.fail(func, f"x must have at least 2 dimensions (a stack of matrices), got shape "
-                     f"{shape}", ValueError)
+                     f"{shape}; use expand_dims() or reshape() first", ValueError)
     if square and shape[-1] != shape[-2]:
-        v.fail(func, f"x must be a stack of square matrices, got shape {shape}", ValueError)
+        v.fail(func, f"x must be a stack of square matrices, got shape {shape}; use square "
+                     "matrices", ValueError)
     return a
 
 
@@ -91,14 +92,20 @@ def _call(func: str, device: Device, name: str, *args: Any, **kwargs: Any) -> An
     backend = device.backend
     try:
         return getattr(backend.linalg, name)(*args, **kwargs)
-    except backend.xp.linalg.LinAlgError as e:
-        v.fail(func, str(e), ValueError)
+    except backend.xp.linalg.LinAlgError:
+        v.fail(func, _LINALG_FAILURE.get(func, _LINALG_OTHER), ValueError)
 
 
-def _bool_arg(func: str, value: object, name: str) -> bool:
-    if type(value) is not bool:
-        v.fail(func, f"{name} must be True or False, not {value!r}")
-    return value  # type: ignore[return-value]
+# Why a LAPACK (cuSOLVER) routine fails, in the standard's terms, and the fix.
+_LINALG_FAILURE = {
+    "cholesky": "x is not positive definite, so it has no Cholesky factor; use eigh() or "
+                "ldl-free methods such as solve() for other matrices",
+    "inv": "x is singular, so it has no inverse; use pinv() for a pseudo-inverse",
+    "solve": "x1 is singular, so the system has no unique solution; use pinv(x1) @ x2 for the "
+             "least-squares solution",
+    "matrix_power": "x is singular, so it has no negative power; use pinv() first",
+}
+_LINALG_OTHER = "the decomposition did not converge on x; use finite, well-conditioned input"
 
 
 def _rtol(func: str, x: Array, rtol: object) -> Any:
@@ -106,15 +113,15 @@ def _rtol(func: str, x: Array, rtol: object) -> Any:
     if rtol is None:
         real = REAL_OF.get(x._dtype, x._dtype)
         return max(x.shape[-2:]) * float(x._device.backend.finfo(real.dtype).eps)
-    if isinstance(rtol, (int, float)) and not isinstance(rtol, bool):
-        return float(rtol)
+    if type(rtol) is not Array:
+        return float(v.real_arg(func, rtol, "rtol"))
     if type(rtol) is Array:
         r = array_arg(func, rtol, "rtol", _REAL_FLOAT)
         v.common_device(func, [x._device, r._device])
         broadcast_shape(func, r.shape, x.shape[:-2], "rtol's shape and the stack shape")
         return r._data[..., None]
     v.fail(func, f"rtol must be None, a Python float or a real floating-point array, "
-                 f"not {type(rtol).__name__}")
+                 f"not {v.type_name(rtol)}; use a float")
 
 
 def _large(func: str, x: Array, rtol: object, s: Any) -> Any:
@@ -128,7 +135,7 @@ def _large(func: str, x: Array, rtol: object, s: Any) -> Any:
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """Cholesky factor. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.cholesky.html"""
     x = _matrices("cholesky", x, square=True)
-    upper = _bool_arg("cholesky", upper, "upper")
+    upper = v.bool_arg("cholesky", upper, "upper")
     data = _call("cholesky", x._device, "cholesky", x._data)
     if upper:  # x = U^H U with U = L^H
         data = (data.conj() if x._dtype in _COMPLEX else data).swapaxes(-1, -2)
@@ -196,7 +203,8 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     """QR decomposition. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.qr.html"""
     x = _matrices("qr", x)
     if mode not in ("reduced", "complete") or not isinstance(mode, str):
-        v.fail("qr", f"mode must be 'reduced' or 'complete', not {mode!r}", ValueError)
+        v.fail("qr", f"mode must be 'reduced' or 'complete', not {mode!r}; use one of them",
+               ValueError)
     q, r = _call("qr", x._device, "qr", x._data, mode=mode)
     return QRResult(wrap_checked("qr", q, x._device, x._dtype),
                     wrap_checked("qr", r, x._device, x._dtype))
@@ -208,14 +216,15 @@ def _svd(func: str, x: Array, full: bool) -> Any:
     # raises LinAlgError ("SVD did not converge"): non-finite input is refused up front
     # with that ValueError on every device, at the cost of one reduction.
     if not bool(x._device.backend.isfinite(x._data).all()):
-        v.fail(func, "x holds inf or nan, on which the SVD does not converge", ValueError)
+        v.fail(func, "x holds inf or nan, on which the SVD does not converge; use finite "
+                     "values (where(isfinite(x), x, 0), say)", ValueError)
     return _call(func, x._device, "svd", x._data, full_matrices=full)
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """Singular value decomposition. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.svd.html"""
     x = _matrices("svd", x)
-    full = _bool_arg("svd", full_matrices, "full_matrices")
+    full = v.bool_arg("svd", full_matrices, "full_matrices")
     u, s, vh = _svd("svd", x, full)
     return SVDResult(wrap_checked("svd", u, x._device, x._dtype),
                      wrap_checked("svd", s, x._device, REAL_OF.get(x._dtype, x._dtype)),
@@ -239,13 +248,13 @@ def solve(x1: Array, x2: Array, /) -> Array:
     dtype, device = promote_arrays(func, _FLOAT, x1, x2)
     a = _matrices(func, x1, square=True)
     if x2.ndim == 0:
-        v.fail(func, "x2 must have at least one dimension", ValueError)
+        v.fail(func, "x2 must have at least one dimension; use reshape(x2, (1,))", ValueError)
     m = a.shape[-1]
     vector = x2.ndim == 1
     rows = x2.shape[0] if vector else x2.shape[-2]
     if rows != m:
         v.fail(func, f"x1 of shape {x1.shape} needs x2 of shape ({m},) or (..., {m}, K), "
-                     f"got {x2.shape}", ValueError)
+                     f"got {x2.shape}; use x2 with {m} rows", ValueError)
     # Note: 2025.12's rule: x2 is one vector when 1-D, else a stack of matrices whose
     # stack shape broadcasts with x1's (NumPy >= 2; CuPy does not broadcast stacks).
     backend = device.backend
@@ -305,11 +314,13 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     n = min(len(s1), len(s2))
     if not -n <= p <= -1:
         v.fail(func, f"axis={p} must be negative, in [-{n}, -1] for arrays of {len(s1)} and "
-                     f"{len(s2)} dimensions (the standard counts axis from the end)",
+                     f"{len(s2)} dimensions (the standard counts axis from the end); "
+                     "use a negative axis",
                ValueError)
     if s1[p] != 3 or s2[p] != 3:
         v.fail(func, f"x1 of shape {s1} and x2 of shape {s2} must both have size 3 along "
-                     f"axis {p} (that axis does not broadcast)", ValueError)
+                     f"axis {p} (that axis does not broadcast); use axis= to name the "
+                     "3-element axis", ValueError)
     broadcast_shape(func, s1[:len(s1) + p] + s1[len(s1) + p + 1:],
                     s2[:len(s2) + p] + s2[len(s2) + p + 1:],
                     f"the shapes other than axis {p},")
@@ -321,8 +332,8 @@ def outer(x1: Array, x2: Array, /) -> Array:
     """Outer product of two vectors. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.outer.html"""
     dtype, device = promote_arrays("outer", _NUMERIC, x1, x2)
     if x1.ndim != 1 or x2.ndim != 1:
-        v.fail("outer", f"x1 and x2 must be 1-D, got shapes {x1.shape} and {x2.shape}",
-               ValueError)
+        v.fail("outer", f"x1 and x2 must be 1-D, got shapes {x1.shape} and {x2.shape}; use "
+                        "reshape(x, (-1,)) first", ValueError)
     data = device.backend.outer(cast_data(x1, dtype), cast_data(x2, dtype))
     return wrap_checked("outer", data, device, dtype)
 
@@ -356,7 +367,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
             v.bad_dtype("trace", out, _NUMERIC, "dtype")
         if x._dtype in _COMPLEX and out not in _COMPLEX:
             v.fail("trace", f"cannot sum {x._dtype.name} values in {out.name} (that would "
-                            "drop the imaginary parts)")
+                            "drop the imaginary parts); use a complex dtype")
     data = x._device.backend.trace(x._data, offset=offset, axis1=-2, axis2=-1,
                                    dtype=out.dtype)
     return wrap_checked("trace", data, x._device, out)
@@ -367,17 +378,18 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     """Matrix norms. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.matrix_norm.html"""
     func = "matrix_norm"
     x = _matrices(func, x)
-    keepdims = _bool_arg(func, keepdims, "keepdims")
+    keepdims = v.bool_arg(func, keepdims, "keepdims")
     if type(ord) not in (int, float, str) or ord not in _MATRIX_ORDS:
-        v.fail(func, f"ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf, not {ord!r}",
+        v.fail(func, f"ord must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf, not {ord!r}; "
+                     "use one of them",
                ValueError if type(ord) in (int, float, str) else TypeError)
     backend = x._device.backend
     real = REAL_OF.get(x._dtype, x._dtype)
     if ord in ("nuc", 2, -2):
         s = _svdvals(func, x)
         if ord != "nuc" and not s.shape[-1]:
-            v.fail(func, f"ord={ord} is undefined for empty matrices, got shape {x.shape}",
-                   ValueError)
+            v.fail(func, f"ord={ord} is undefined for empty matrices, got shape {x.shape}; use "
+                         "ord='fro'", ValueError)
         data = s.sum(axis=-1) if ord == "nuc" else s.max(axis=-1) if ord == 2 else \
             s.min(axis=-1)
         if keepdims:
@@ -391,7 +403,7 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
             sums = a.sum(axis=summed, keepdims=True)
             if not sums.shape[over]:
                 v.fail(func, f"ord={ord} is undefined for empty matrices, got shape "
-                             f"{x.shape}", ValueError)
+                             f"{x.shape}; use ord='fro'", ValueError)
             largest = ord in (1, _INF)
             data = sums.max(axis=over, keepdims=True) if largest else \
                 sums.min(axis=over, keepdims=True)
@@ -406,9 +418,10 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
     func = "vector_norm"
     x = array_arg(func, x, "x", _FLOAT)
     axes = v.axes_arg(func, axis, x.ndim)
-    keepdims = _bool_arg(func, keepdims, "keepdims")
+    keepdims = v.bool_arg(func, keepdims, "keepdims")
     if isinstance(ord, bool) or not isinstance(ord, (int, float)) or math.isnan(ord):
-        v.fail(func, f"ord must be an int or a float (inf included), not {ord!r}",
+        v.fail(func, f"ord must be an int or a float (inf included), not {ord!r}; use "
+                     "float(ord)",
                TypeError if not isinstance(ord, (int, float)) else ValueError)
     backend = x._device.backend
     real = REAL_OF.get(x._dtype, x._dtype)
@@ -421,8 +434,8 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
         data = (a != 0).sum(axis=axes, keepdims=keepdims, dtype=real.dtype)
     elif ord in (_INF, -_INF):
         if a.size == 0 and any(a.shape[i] == 0 for i in axes):
-            v.fail(func, f"ord={ord} is undefined for empty vectors, got shape {x.shape}",
-                   ValueError)
+            v.fail(func, f"ord={ord} is undefined for empty vectors, got shape {x.shape}; use "
+                         "ord=2", ValueError)
         data = a.max(axis=axes, keepdims=keepdims) if ord > 0 else \
             a.min(axis=axes, keepdims=keepdims)
     else:

@@ -291,8 +291,11 @@ class _Entry:
                 try:
                     out = kernel(device.index, [arrays[j]._data for j in kernel.array_params],
                                  [scalars[j] for j in kernel.scalar_params])
-                except ValueError as e:  # shapes that do not broadcast
-                    v.fail(owner._label, str(e), ValueError)
+                except ValueError:  # shapes that do not broadcast
+                    shapes = ", ".join(str(arrays[j].shape) for j in kernel.array_params)
+                    v.fail(owner._label, f"the arguments' shapes {shapes} cannot be broadcast "
+                                         "together; use reshape() or expand_dims() to line "
+                                         "them up", ValueError)
                 if len(outputs) == 1:
                     out = (out,)
                 for node, data in zip(outputs, out, strict=True):

@@ -55,9 +55,9 @@ def logspace(start: int | float, stop: int | float, /, num: int = 50, *,
     base = _real("base", base)
     num = v.int_arg(_FUNC, num, "num")
     if num < 0:
-        v.fail(_FUNC, f"num must be non-negative, got {num}", ValueError)
-    if type(endpoint) is not bool:
-        v.fail(_FUNC, f"endpoint must be a bool, not {type(endpoint).__name__}")
+        v.fail(_FUNC, f"num must be non-negative, got {num}; use num=0 for an empty array",
+               ValueError)
+    v.bool_arg(_FUNC, endpoint, "endpoint")
     dtype = float64 if dtype is None else v.dtype_arg(_FUNC, dtype)
     if dtype is bool_:
         v.fail(_FUNC, "dtype bool is not supported; use an integer or floating dtype")
@@ -76,14 +76,14 @@ def logspace(start: int | float, stop: int | float, /, num: int = 50, *,
 
 
 def _real(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        v.fail(_FUNC, f"{name} must be a Python int or float, not {type(value).__name__}")
+    real = v.real_arg(_FUNC, value, name)  # NumPy scalars and 0-d arrays, as arange
     try:
-        x = float(value)
+        x = float(real)
     except OverflowError:
-        v.fail(_FUNC, f"{name} = {value} is out of range for float64", OverflowError)
+        v.fail(_FUNC, f"{name} = {value} is out of range for float64; use a smaller value",
+               OverflowError)
     if not math.isfinite(x):
-        v.fail(_FUNC, f"{name} must be finite, got {x}", ValueError)
+        v.fail(_FUNC, f"{name} must be finite, got {x}; use a finite value", ValueError)
     return x
 
 
