@@ -42,7 +42,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
     data = transfer(x._data, source, target)
     if dt is not src:
         with target.backend.adapter.on(target.index):
-            data = data.astype(dt.dtype)
+            data = target.backend.astype(data, dt.dtype)
     return wrap(data, dt, target)
 
 

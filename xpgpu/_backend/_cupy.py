@@ -7,7 +7,7 @@ from typing import Any
 
 import cupy
 
-from . import _cupy_linalg, _cupy_logspace, _cupy_special
+from . import RENAMES, _cupy_kernels, _cupy_linalg, _cupy_logspace, _cupy_special
 from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
     dlpack_stream,
     export_dlpack,
@@ -102,3 +102,17 @@ FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
 FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
 FIXES.update(_SORTING_FIXES)  # sort, argsort, searchsorted, isin, repeat
+
+
+def _astype(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
+# xpgpu's own vectorised kernels for large contiguous operands, over every function
+# above that is a ufunc (CuPy's, or a fix's), with where, clip and astype: the function
+# they replace stays the path of every other call (_cupy_kernels).
+_CURRENT = {name: f for name, f in vars(cupy).items() if isinstance(f, cupy.ufunc)}
+_CURRENT.update({std: getattr(cupy, own) for std, own in RENAMES.items()})
+_CURRENT.update(FIXES)
+_CURRENT.update(where=cupy.where, clip=cupy.clip, astype=_astype)
+FIXES.update(_cupy_kernels.fixes(_CURRENT))

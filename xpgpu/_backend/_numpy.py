@@ -49,6 +49,7 @@ def asarray_host(obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
 
 # Fixes of NumPy's results where they differ from the standard, by the standard's name.
 FIXES: dict[str, Any] = {"setitem": operator.setitem}  # x[key] = value
+FIXES["astype"] = lambda x, dtype: x.astype(dtype)  # the method, as a function (CuPy's too)
 FIXES["logspace"] = _numpy_logspace.logspace  # exact integer dtypes, no warnings
 FIXES.update(_numpy_special.FIXES)  # element-wise special cases of the standard
 FIXES.update(_SORTING_FIXES)  # searchsorted with a Python scalar

@@ -1,0 +1,275 @@
+"""xpgpu's own element-wise kernels on CUDA (xpgpu/_backend/_cupy_kernels.py) against
+CuPy's path, which they replace for large contiguous operands: bit for bit equal values,
+equal dtypes, for every element-wise function, every dtype its category allows (written
+out below, independently of xpgpu's tables), the special values (NaN, +-inf, +-0, the
+dtype's extremes, subnormals), arrays with arrays and with Python scalars, and where,
+clip and astype. Each case runs twice on the same inputs: once with the kernels forced
+(``THRESHOLD = 1``) and once with them off, and checks that the first run launched one.
+
+    python -m pytest tests/test_kernels.py -m cuda
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+import numpy as np
+import pytest
+from conftest import to_numpy
+
+import xpgpu as xp
+from xpgpu import _devices
+from xpgpu._elementwise import TABLE
+
+pytestmark = [pytest.mark.cuda, pytest.mark.filterwarnings("ignore::RuntimeWarning")]
+
+if not _devices.cuda_devices():
+    pytest.skip("no CUDA device", allow_module_level=True)
+
+from xpgpu._backend import _cupy_kernels as K  # noqa: E402  (needs CuPy)
+
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+REAL_FLOATS = ["float32", "float64"]
+COMPLEX = ["complex64", "complex128"]
+CATEGORY_DTYPES = {
+    "numeric": INTS + REAL_FLOATS + COMPLEX,
+    "real numeric": INTS + REAL_FLOATS,
+    "integer": INTS,
+    "integer or boolean": ["bool", *INTS],
+    "boolean": ["bool"],
+    "all": ["bool", *INTS, *REAL_FLOATS, *COMPLEX],
+    "floating-point": REAL_FLOATS + COMPLEX,
+    "real floating-point": REAL_FLOATS,
+    "complex floating-point": COMPLEX,
+}
+N = 4099  # not a multiple of any vector width: the tail is exercised
+
+
+def specials(dtype: str) -> list:
+    d = np.dtype(dtype)
+    if d.kind == "b":
+        return [True, False]
+    if d.kind in "iu":
+        info = np.iinfo(d)
+        vals = [0, 1, 2, 3, 5, 7, 31, 100, int(info.max), int(info.max) - 1]
+        if d.kind == "i":
+            vals += [-1, -2, -7, -100, int(info.min), int(info.min) + 1]
+        return vals
+    f = np.finfo(d if d.kind == "f" else np.dtype(f"f{d.itemsize // 2}"))
+    real = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-3, 100.0, -7.25, math.inf, -math.inf,
+            math.nan, float(f.max), -float(f.max), float(f.smallest_normal),
+            float(f.smallest_subnormal), -float(f.smallest_subnormal), 88.5, -745.0]
+    if d.kind == "f":
+        return real
+    parts = [0.0, -0.0, 1.0, -2.5, 0.5, math.inf, -math.inf, math.nan, 1e-3, float(f.max)]
+    return [complex(a, b) for a in parts for b in parts]
+
+
+def operands(dtype: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Two host arrays of N elements: every pair of special values, then random ones."""
+    s = specials(dtype)
+    m = len(s)
+    pairs = min(m * m, N)
+    a = np.array([s[i % m] for i in range(pairs)], dtype=dtype)
+    b = np.array([s[(i // m) % m] for i in range(pairs)], dtype=dtype)
+    d = np.dtype(dtype)
+    rest = N - pairs
+    if d.kind == "b":
+        ra, rb = rng.random(rest) < 0.5, rng.random(rest) < 0.5
+    elif d.kind in "iu":
+        info = np.iinfo(d)
+        lo, hi = max(int(info.min), -1000), min(int(info.max), 1000)
+        ra, rb = rng.integers(lo, hi, rest), rng.integers(lo, hi, rest)
+        rb[rb == 0] = 1
+    else:
+        ra = rng.standard_normal(rest) * 10
+        rb = rng.standard_normal(rest) * 10
+        if d.kind == "c":
+            ra = ra + 1j * rng.standard_normal(rest)
+            rb = rb + 1j * rng.standard_normal(rest)
+    return (np.concatenate([a, ra.astype(dtype)]), np.concatenate([b, rb.astype(dtype)]))
+
+
+def scalars(dtype: str) -> list:
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        return [True, False]
+    if kind == "u":
+        return [0, 1, 3, 200]
+    if kind == "i":
+        return [0, 1, -3, 100]
+    out = [0.0, -0.0, 2.0, -0.5, math.inf, math.nan, 3, -1]
+    return out + ([1j, complex(2, -3)] if kind == "c" else [])
+
+
+class Counter:
+    """Counts the launches of xpgpu's kernels."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        self.n = 0
+        call = K.Kernel.__call__
+
+        def counting(kernel, *args):
+            self.n += 1
+            return call(kernel, *args)
+
+        monkeypatch.setattr(K.Kernel, "__call__", counting)
+
+
+def both(monkeypatch: pytest.MonkeyPatch, counter: Counter, fn, *args):
+    """``fn(*args)`` with xpgpu's kernels forced, then with CuPy's path; the results as host
+    arrays (or the exception types), and whether the first run launched a kernel."""
+    out = []
+    for threshold in (1, 1 << 62):
+        monkeypatch.setattr(K, "THRESHOLD", threshold)
+        before = counter.n
+        try:
+            r = fn(*args)
+            out.append((to_numpy(r), r.dtype))
+        except Exception as e:  # the same refusal on both paths
+            out.append((type(e), None))
+        if threshold == 1:
+            launched = counter.n > before
+    return out[0], out[1], launched
+
+
+def same_bits(own, ref, label):
+    (a, da), (b, db) = own, ref
+    if isinstance(a, type):
+        assert a is b, f"{label}: raised {a.__name__} with kernels, {b} without"
+        return
+    assert da == db, f"{label}: dtype {da} != {db}"
+    assert a.shape == b.shape, f"{label}: shape {a.shape} != {b.shape}"
+    va, vb = a.view(np.uint8), b.view(np.uint8)
+    if not np.array_equal(va, vb):
+        bad = np.flatnonzero((va != vb).reshape(a.size, -1).any(axis=1))[:5]
+        bits = [(va.reshape(a.size, -1)[i].tobytes()[::-1].hex(),
+                 vb.reshape(b.size, -1)[i].tobytes()[::-1].hex()) for i in bad]
+        pytest.fail(f"{label}: {len(bad)}+ elements differ, first at {bad.tolist()}: "
+                    f"{a.ravel()[bad].tolist()} != {b.ravel()[bad].tolist()}; bits {bits}")
+
+
+CASES = [(name, arity, dtype) for name, arity, category, _ in TABLE
+         for dtype in CATEGORY_DTYPES[category]]
+
+
+@pytest.fixture
+def counter(monkeypatch):
+    return Counter(monkeypatch)
+
+
+# The functions CuPy computes with Python code rather than one ufunc (no own kernel).
+NOT_UFUNCS = {"round", "real", "imag"}
+
+
+@pytest.mark.parametrize(("name", "arity", "dtype"), CASES,
+                         ids=[f"{n}-{d}" for n, _, d in CASES])
+def test_elementwise_bits(name, arity, dtype, monkeypatch, counter):
+    rng = np.random.default_rng(zlib.crc32(f"{name} {dtype}".encode()))
+    a, b = operands(dtype, rng)
+    fn = getattr(xp, name)
+    x1 = xp.asarray(a, device=_devices.lookup("cuda:0"))
+    x2 = xp.asarray(b, device=_devices.lookup("cuda:0"))
+    launched_any = False
+    if arity == 1:
+        own, ref, launched = both(monkeypatch, counter, fn, x1)
+        same_bits(own, ref, f"{name}({dtype})")
+        launched_any |= launched
+    else:
+        own, ref, launched = both(monkeypatch, counter, fn, x1, x2)
+        same_bits(own, ref, f"{name}({dtype}, {dtype})")
+        launched_any |= launched
+        for s in scalars(dtype):
+            for args in ((x1, s), (s, x2)):
+                own, ref, _ = both(monkeypatch, counter, fn, *args)
+                same_bits(own, ref, f"{name} of {dtype} with {s!r}")
+    passthrough = name in ("ceil", "floor", "trunc") and np.dtype(dtype).kind in "iu"  # a copy
+    if name not in NOT_UFUNCS and not passthrough and (name, dtype) not in {
+            (n, d) for n, d in K.failed}:
+        assert launched_any or isinstance(own[0], type), f"{name}({dtype}): no kernel ran"
+
+
+MIXED = [("int8", "uint8"), ("int16", "int32"), ("uint8", "uint32"), ("float32", "float64"),
+         ("complex64", "float64"), ("float32", "complex128"), ("bool", "bool")]
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum", "pow", "divide",
+                                  "equal", "atan2", "bitwise_and"])
+@pytest.mark.parametrize(("d1", "d2"), MIXED, ids=[f"{a}-{b}" for a, b in MIXED])
+def test_mixed_dtypes_bits(name, d1, d2, monkeypatch, counter):
+    rng = np.random.default_rng(1)
+    cuda = _devices.lookup("cuda:0")
+    a = operands(d1, rng)[0]
+    b = operands(d2, rng)[1]
+    x1, x2 = xp.asarray(a, device=cuda), xp.asarray(b, device=cuda)
+    own, ref, _ = both(monkeypatch, counter, getattr(xp, name), x1, x2)
+    same_bits(own, ref, f"{name}({d1}, {d2})")
+
+
+@pytest.mark.parametrize("dtype", CATEGORY_DTYPES["all"])
+def test_where_bits(dtype, monkeypatch, counter):
+    rng = np.random.default_rng(2)
+    cuda = _devices.lookup("cuda:0")
+    a, b = operands(dtype, rng)
+    c = xp.asarray(rng.random(N) < 0.5, device=cuda)
+    x1, x2 = xp.asarray(a, device=cuda), xp.asarray(b, device=cuda)
+    own, ref, launched = both(monkeypatch, counter, xp.where, c, x1, x2)
+    same_bits(own, ref, f"where({dtype})")
+    assert launched
+    for s in scalars(dtype):
+        for args in ((c, x1, s), (c, s, x2)):
+            own, ref, _ = both(monkeypatch, counter, xp.where, *args)
+            same_bits(own, ref, f"where({dtype}) with {s!r}")
+
+
+@pytest.mark.parametrize("dtype", CATEGORY_DTYPES["real numeric"])
+def test_clip_bits(dtype, monkeypatch, counter):
+    rng = np.random.default_rng(3)
+    cuda = _devices.lookup("cuda:0")
+    a, b = operands(dtype, rng)
+    x = xp.asarray(a, device=cuda)
+    kind = np.dtype(dtype).kind
+    lo, hi = (1, 100) if kind == "u" else (-3, 7) if kind == "i" else (-2.5, math.inf)
+    launched_any = False
+    for bounds in ((lo, hi), (lo, None), (None, hi), (hi, lo)):
+        own, ref, launched = both(monkeypatch, counter, xp.clip, x, *bounds)
+        same_bits(own, ref, f"clip({dtype}, {bounds})")
+        launched_any |= launched
+    lo_a = xp.asarray(np.minimum(a, b), device=cuda)
+    hi_a = xp.asarray(np.maximum(a, b), device=cuda)
+    own, ref, _ = both(monkeypatch, counter, xp.clip, x, lo_a, hi_a)
+    same_bits(own, ref, f"clip({dtype}, arrays)")
+    assert launched_any
+
+
+@pytest.mark.parametrize("src", CATEGORY_DTYPES["all"])
+def test_astype_bits(src, monkeypatch, counter):
+    rng = np.random.default_rng(4)
+    cuda = _devices.lookup("cuda:0")
+    x = xp.asarray(operands(src, rng)[0], device=cuda)
+    for dst in CATEGORY_DTYPES["all"]:
+        if dst == src or (np.dtype(src).kind == "c" and np.dtype(dst).kind != "c"
+                          and dst != "bool"):
+            continue
+        own, ref, launched = both(monkeypatch, counter, xp.astype, x, getattr(xp, dst))
+        same_bits(own, ref, f"astype({src} -> {dst})")
+        assert launched, f"astype({src} -> {dst}): no kernel ran"
+
+
+def test_other_layouts_take_cupys_path(monkeypatch, counter):
+    """Views with an offset, strided views, broadcasting and 0-size arrays run CuPy's
+    kernels, with the same results as the contiguous copies."""
+    monkeypatch.setattr(K, "THRESHOLD", 1)
+    cuda = _devices.lookup("cuda:0")
+    a = xp.asarray(np.arange(1, 4100, dtype=np.float32), device=cuda)
+    for x, y in ((a[1:], a[:-1]), (a[:-1:2], a[1::2]), (a[:10][:, None], a[:7][None, :]),
+                 (a[:0], a[:0])):
+        before = counter.n
+        got = to_numpy(xp.add(x, y))
+        assert counter.n == before
+        np.testing.assert_array_equal(got, to_numpy(x) + to_numpy(y))
+    before = counter.n
+    got = to_numpy(xp.multiply(a, a))
+    assert counter.n == before + 1
+    np.testing.assert_array_equal(got, to_numpy(a) * to_numpy(a))

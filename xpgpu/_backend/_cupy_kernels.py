@@ -1,0 +1,389 @@
+"""xpgpu's own element-wise kernels on CUDA: vectorised, for contiguous operands.
+
+CuPy's element-wise kernels handle one element per thread with scalar loads; with 4-byte
+types they reach well under the GPU's memory bandwidth. For C-contiguous operands of one
+shape (or an array with a Python scalar), 16-byte aligned, of at least ``THRESHOLD``
+elements, the functions here run a kernel generated from the SAME loop that CuPy's ufunc
+picks (its ``_ops`` table, preamble and routine; xpgpu's special-case ufuncs where the
+backend has a fix), with vectorised loads and stores: each thread moves whole 16-byte
+vectors (``float4``-like aligned structs), one or four of them. Every other call
+(strided, broadcast, misaligned, small, 0-size, an unknown loop) is CuPy's, unchanged.
+
+Bit for bit the CuPy path's results, because the per-element code is CuPy's:
+
+- the same routine text, typedefs (``in0_type``...), input conversions (CuPy's
+  ``fix_cast_expr``: bool as ``? 1 : 0``, complex to real as ``.real()``) and preamble,
+  compiled by NVRTC through CuPy's ``compile_with_cache`` with the options CuPy gives its
+  ufuncs (``--std=c++17``, CuPy's headers, ``--fmad`` at its default, as CuPy's): the
+  element function is inlined into the loop exactly as CuPy's routine is, so the
+  compiler contracts (or not) the same expressions. One kernel computes one operation:
+  nothing is fused here, so no contraction crosses operations.
+- Python scalars are converted on the host to the loop's input dtype as CuPy does
+  (NumPy's assignment), and passed as kernel arguments of that C type.
+
+Kernels are cached per (function, operand dtypes); a call costs one dict lookup and one
+launch. ``THRESHOLD`` (elements) is a module attribute so tests can force either path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+from typing import Any
+
+import cupy
+import numpy
+from cupy._core import _scalar
+from cupy._core.core import compile_with_cache
+
+from . import _cupy_special
+from ._cupy_fuse import host_scalar
+
+# Calls with fewer elements stay on CuPy's path (launch-bound: nothing to gain).
+THRESHOLD = 1 << 16
+BLOCK = 256
+# Vectors per thread: 4 once the grid of one-vector threads would fill the GPU several
+# times over (more bytes in flight per thread), else 1 (more threads for small arrays).
+UNROLL_FROM = 1 << 20
+
+_ndarray = cupy.ndarray
+_empty = cupy.ndarray  # cupy.empty without its Python layer
+_int64 = numpy.int64
+# Note: CuPy's ufuncs are compiled with these options (cupy/_core/_kernel.pyx,
+# _get_ufunc_kernel); compile_with_cache prepends <cupy/carray.cuh> and CuPy's include
+# paths, as for CuPy's own kernels.
+_OPTIONS = ("--std=c++17",)
+_KINDS = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # bool < integer < real < complex
+_PY_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+
+compiled_kernels = 0  # how many kernels this module has built (for tests)
+failed: list[Any] = []  # (name, dtypes) whose generated kernel did not compile
+
+
+def _fix_cast(src: numpy.dtype, dst: numpy.dtype, expr: str) -> str:
+    """CuPy's input conversion of an array element (``_kernel.pyx: fix_cast_expr``)."""
+    if src.kind == dst.kind:
+        return expr
+    if src.kind == "b":
+        return f"(({expr}) ? 1 : 0)"
+    if src.kind == "c":
+        if dst.kind == "b":
+            return f"(({expr}) != {_scalar.get_typename(src)}())"
+        return f"({expr}).real()"
+    return expr
+
+
+
+_SOURCE = """
+{decls}
+{typedefs}
+{preamble}
+template <typename T, int N> struct alignas(sizeof(T) * N) _xpgpu_vec {{ T v[N]; }};
+__device__ __forceinline__ out0_type _xpgpu_op({op_params}) {{
+  out0_type out0;
+  {body};
+  return out0;
+}}
+template <int U>
+__device__ __forceinline__ void _xpgpu_run({params}) {{
+  const long long nv = n / {n};
+  const long long base = (long long)blockIdx.x * (blockDim.x * U) + threadIdx.x;
+  long long j[U];
+  bool ok[U];
+  {declare}
+  #pragma unroll
+  for (int u = 0; u < U; ++u) {{
+    j[u] = base + (long long)u * blockDim.x;
+    ok[u] = j[u] < nv;
+    {load}
+  }}
+  #pragma unroll
+  for (int u = 0; u < U; ++u) {{
+    if (ok[u]) {{
+      _xpgpu_vec<{out}, {n}> r;
+      #pragma unroll
+      for (int k = 0; k < {n}; ++k) {{
+        r.v[k] = {store};
+      }}
+      reinterpret_cast<_xpgpu_vec<{out}, {n}> *>(po)[j[u]] = r;
+    }}
+  }}
+  if (blockIdx.x == 0) {{
+    for (long long e = nv * {n} + threadIdx.x; e < n; e += blockDim.x) {{
+      po[e] = {tail};
+    }}
+  }}
+}}
+extern "C" __global__ void {name}_1({params}) {{ _xpgpu_run<1>({args}); }}
+extern "C" __global__ void {name}_u({params}) {{ _xpgpu_run<{unroll}>({args}); }}
+"""
+
+
+class Kernel:
+    """One generated kernel of one loop: array operands (``operands[i]`` their dtype) and
+    scalar operands (``operands[i]`` None; passed converted to ``scalars[i]``, the loop's
+    dtype), one C-contiguous output of dtype ``out``.
+
+    Each thread loads U (1, or 4 or 8 for large arrays) 16-byte vectors of every array operand first, then
+    computes and stores them; block 0 does the last ``n % N`` elements one by one.
+    """
+
+    __slots__ = ("_f1", "_fu", "n_vec", "unroll", "out", "scalars", "source")
+
+    def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
+                 out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
+                 out: numpy.dtype):
+        decls: set[str] = set()
+
+        def tn(d: numpy.dtype) -> str:
+            return _scalar.get_typename(d, decls)  # type: ignore[no-any-return]
+
+        n = max(1, 16 // max(d.itemsize for d in (*operands, out) if d is not None))
+        params, declare, load, vec, tail, args = [], [], [], [], [], []
+        for i, d in enumerate(operands):
+            if d is None:  # a scalar, already of the loop's dtype
+                params.append(f"const in{i}_type s{i}")
+                vec.append(f"s{i}")
+                tail.append(f"s{i}")
+                args.append(f"s{i}")
+                continue
+            t = tn(d)
+            params.append(f"const {t} *__restrict__ p{i}")
+            declare.append(f"_xpgpu_vec<{t}, {n}> a{i}[U];")
+            load.append(f"if (ok[u]) a{i}[u] = reinterpret_cast<const _xpgpu_vec<{t}, {n}> *>"
+                        f"(p{i})[j[u]];")
+            vec.append(f"in{i}_type({_fix_cast(d, in_loop[i], f'a{i}[u].v[k]')})")
+            tail.append(f"in{i}_type({_fix_cast(d, in_loop[i], f'p{i}[e]')})")
+            args.append(f"p{i}")
+        to = tn(out)
+        params += [f"{to} *__restrict__ po", "const long long n"]
+        args += ["po", "n"]
+        # More vectors in flight per thread where it reads one array (about as many bytes
+        # per thread as with two).
+        unroll = 8 if len(declare) == 1 else 4
+        typedefs = [f"typedef {tn(t)} in{i}_type;" for i, t in enumerate(in_loop)]
+        typedefs.append(f"typedef {tn(out_loop)} out0_type;")
+        self.source = _SOURCE.format(
+            decls=_scalar.format_type_decls(decls), typedefs="\n".join(typedefs),
+            preamble=preamble, body=body.strip().rstrip(";"), n=n, name=name, out=to,
+            unroll=unroll,
+            op_params=", ".join(f"in{i}_type in{i}" for i in range(len(in_loop))),
+            params=", ".join(params), args=", ".join(args),
+            declare="\n  ".join(declare), load="\n    ".join(load),
+            # The output conversion as CuPy's (an assignment, fix_cast_expr's rules).
+            store=_fix_cast(out_loop, out, f"_xpgpu_op({', '.join(vec)})"),
+            tail=_fix_cast(out_loop, out, f"_xpgpu_op({', '.join(tail)})"))
+        self.n_vec = n
+        self.unroll = unroll
+        self.out = out
+        self.scalars = tuple(None if d is not None else t
+                             for d, t in zip(operands, in_loop, strict=True))
+        global compiled_kernels
+        module = compile_with_cache(self.source, _OPTIONS)
+        self._f1 = module.get_function(f"{name}_1")
+        self._fu = module.get_function(f"{name}_u")
+        compiled_kernels += 1
+
+    def __call__(self, shape: tuple[int, ...], size: int, args: list[Any]) -> Any:
+        out = _empty(shape, self.out)
+        nv = size // self.n_vec
+        if nv >= UNROLL_FROM:
+            f, per_block = self._fu, BLOCK * self.unroll
+        else:
+            f, per_block = self._f1, BLOCK
+        args.append(out)
+        args.append(_int64(size))
+        f(((nv + per_block - 1) // per_block or 1,), (BLOCK,), args)
+        return out
+
+
+def _aligned(a: Any) -> bool:
+    """C-contiguous and 16-byte aligned (CuPy allocates 256-byte aligned memory; a view
+    with an offset may not be)."""
+    return not a.data.ptr & 15 and a.flags.c_contiguous  # type: ignore[no-any-return]
+
+
+def _loop(ufunc: Any, dtypes: tuple[numpy.dtype, ...]) -> Any:
+    op = ufunc._ops._guess_routine_from_in_types(dtypes)
+    if op is None or op.routine is None or len(op.out_types) != 1:
+        return None
+    return op
+
+
+def _ufunc_kernel(ufunc: Any, name: str, operands: tuple[numpy.dtype | None, ...],
+                  dtypes: tuple[numpy.dtype, ...]) -> Kernel | None:
+    """The kernel of ``ufunc``'s loop for input ``dtypes`` (scalars where ``operands`` is
+    None), or None where CuPy has no plain loop for them."""
+    op = _loop(ufunc, dtypes)
+    if op is None:
+        return None
+    in_loop = tuple(numpy.dtype(t) for t in op.in_types)
+    if len(in_loop) != len(dtypes):
+        return None  # a loop with constant inputs (round's decimals): CuPy's path
+    out = numpy.dtype(op.out_types[0])
+    tag = "_".join("s" if d is None else d.char for d in operands).replace("?", "b_")
+    try:
+        return Kernel(f"xpgpu_{name}_{tag}", ufunc._preamble or "", op.routine, in_loop,
+                      out, operands, out)
+    except cupy.cuda.compiler.CompileException:
+        failed.append((name, dtypes))  # a routine that needs CuPy's own loop
+        return None
+
+
+_MISSING = object()
+
+
+def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...]) -> Any:
+    """xpgpu's kernel for ``args`` (arrays of one shape, contiguous and aligned, and Python
+    scalars that CuPy casts to the arrays' dtype), or None: the caller takes CuPy's path."""
+    ref = None
+    for a in args:
+        if type(a) is _ndarray:
+            if ref is None:
+                if a.size < THRESHOLD:
+                    return None
+            elif a.shape != ref.shape:
+                return None
+            if not _aligned(a):
+                return None
+            ref = a
+    if ref is None:
+        return None
+    rd = ref.dtype  # the last array's: the scalars' (where's condition comes first)
+    key = (ref.data.device_id, *(a.dtype if type(a) is _ndarray else type(a) for a in args))
+    k = cache.get(key, _MISSING)
+    if k is _MISSING:
+        kind = _KINDS[rd.kind]
+        ok = all(type(a) is _ndarray or _PY_KIND.get(type(a), 9) <= kind for a in args)
+        k = cache[key] = None if not ok else _ufunc_kernel(
+            ufunc, name, tuple(a.dtype if type(a) is _ndarray else None for a in args),
+            tuple(a.dtype if type(a) is _ndarray else rd for a in args))
+    if k is None:
+        return None
+    values = [a if t is None else host_scalar(a, t) for a, t in zip(args, k.scalars, strict=True)]
+    return k(ref.shape, ref.size, values)
+
+
+def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
+    """``fallback`` (CuPy's function, or xpgpu's fix) with xpgpu's own kernel computing
+    ``ufunc``'s loops for large contiguous operands."""
+    cache: dict[Any, Any] = {}
+
+    if ufunc.nin == 1:
+        def unary(x: Any, /, **kw: Any) -> Any:
+            if kw or type(x) is not _ndarray or x.size < THRESHOLD or not _aligned(x):
+                return fallback(x, **kw)
+            d = x.dtype
+            key = (d, x.data.device_id)  # a kernel is loaded on one device
+            k = cache.get(key, _MISSING)
+            if k is _MISSING:
+                k = cache[key] = _ufunc_kernel(ufunc, name, (d,), (d,))
+            if k is None:
+                return fallback(x)
+            return k(x.shape, x.size, [x])
+
+        unary.__name__ = name
+        return unary
+
+    def binary(x1: Any, x2: Any, /, **kw: Any) -> Any:
+        if kw:
+            return fallback(x1, x2, **kw)
+        if type(x1) is _ndarray and type(x2) is _ndarray:
+            # The common case first: two arrays of one dtype and shape.
+            if x1.size < THRESHOLD or x1.shape != x2.shape or not (
+                    _aligned(x1) and _aligned(x2)):
+                return fallback(x1, x2)
+            d1, d2 = x1.dtype, x2.dtype
+            key = (d1, d2, x1.data.device_id)
+            k = cache.get(key, _MISSING)
+            if k is _MISSING:
+                k = cache[key] = _ufunc_kernel(ufunc, name, (d1, d2), (d1, d2))
+            if k is None:
+                return fallback(x1, x2)
+            return k(x1.shape, x1.size, [x1, x2])
+        out = _generic(ufunc, name, cache, (x1, x2))
+        return fallback(x1, x2) if out is None else out
+
+    binary.__name__ = name
+    return binary
+
+
+def function(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
+    """A function of positional arguments (``where``) computing ``ufunc``'s loops."""
+    cache: dict[Any, Any] = {}
+
+    def call(*args: Any, **kw: Any) -> Any:
+        out = None if kw else _generic(ufunc, name, cache, args)
+        return fallback(*args, **kw) if out is None else out
+
+    call.__name__ = name
+    return call
+
+
+# Note: CuPy's clip (cupy/_core/_routines_math.pyx, _ndarray_clip) replaces a bound of
+# None by -inf/inf (floating) or the integer dtype's limits, then calls its clip ufunc.
+def _clip_bounds(dtype: numpy.dtype, lo: Any, hi: Any) -> tuple[Any, Any]:
+    if dtype.kind == "f":
+        return (-math.inf if lo is None else lo), (math.inf if hi is None else hi)
+    info = numpy.iinfo(dtype)
+    return (int(info.min) if lo is None else lo), (int(info.max) if hi is None else hi)
+
+
+def clip(fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
+    cache: dict[Any, Any] = {}
+
+    def call(x: Any, lo: Any = None, hi: Any = None, **kw: Any) -> Any:
+        if not kw and type(x) is _ndarray and x.dtype.kind in "iuf" and (
+                lo is not None or hi is not None):
+            lo_, hi_ = _clip_bounds(x.dtype, lo, hi)
+            out = _generic(ufunc, "clip", cache, (x, lo_, hi_))
+            if out is not None:
+                return out
+        return fallback(x, lo, hi, **kw)
+
+    return call
+
+
+_COPY_BODY = "out0 = in0"
+
+
+def astype(fallback: Callable[..., Any]) -> Callable[..., Any]:
+    """``x.astype(dtype)`` as CuPy's (its copy ufunc: ``out0 = in0`` in the source's loop,
+    converted to the target by the assignment to the output, fix_cast_expr's rules)."""
+    cache: dict[Any, Any] = {}
+
+    def call(x: Any, dtype: Any) -> Any:
+        if type(x) is not _ndarray or x.size < THRESHOLD or not _aligned(x):
+            return fallback(x, dtype)
+        key = (x.dtype, dtype, x.data.device_id)
+        k = cache.get(key, _MISSING)
+        if k is _MISSING:
+            src, dst = x.dtype, numpy.dtype(dtype)
+            k = cache[key] = Kernel(f"xpgpu_astype_{src.char}_{dst.char}".replace("?", "b_"),
+                                    "", _COPY_BODY, (src,), src, (src,), dst)
+        return k(x.shape, x.size, [x])
+
+    return call
+
+
+def fixes(current: dict[str, Any]) -> dict[str, Any]:
+    """The fast functions for ``_cupy.FIXES``, by name: each function of ``current`` (the
+    backend's functions so far, by name) that is a CuPy ufunc or one of xpgpu's
+    special-case ufuncs, and ``where``, ``clip`` and ``astype``; the function of that
+    name in ``current`` is the fallback."""
+    out: dict[str, Any] = {}
+    for name, func in current.items():
+        ufunc = _cupy_special.UFUNCS.get(name, func)
+        if isinstance(ufunc, cupy.ufunc) and ufunc.nout == 1 and not ufunc._loop_prep:
+            out[name] = elementwise(name, func, ufunc)
+    # Note: CuPy's where and clip are Python functions over these ufuncs
+    # (cupy/_sorting/search.py, cupy/_core/_routines_math.pyx).
+    where_ufunc = getattr(importlib.import_module("cupy._sorting.search"), "_where_ufunc", None)
+    if isinstance(where_ufunc, cupy.ufunc):
+        out["where"] = function("where", current["where"], where_ufunc)
+    clip_ufunc = getattr(cupy._core._routines_math, "clip", None)
+    if isinstance(clip_ufunc, cupy.ufunc):
+        out["clip"] = clip(current["clip"], clip_ufunc)
+    out["astype"] = astype(current["astype"])
+    return out
