@@ -201,6 +201,9 @@ def main() -> None:
     p.add_argument("--calls", type=int, default=0, help="calls per timing (default: by size)")
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--only", default="", help="run the cases whose name contains this")
+    p.add_argument("--groups", nargs="+", default=[],
+                   help="run these groups only (binary scalar compare unary where clip astype "
+                        "reduce reduce-1 scan)")
     p.add_argument("--cupy-path", action="store_true", help="xpgpu without its own kernels")
     p.add_argument("--percall", action="store_true",
                    help="also print µs per call of small and mid-size calls (host clock)")
@@ -240,7 +243,8 @@ def main() -> None:
                 results.append(dict(log2n=log2n, dtype=dtype, group="reference", case=k,
                                     xpgpu=v, cupy=v, torch=v))
             for group, name, nbytes, fns in cases(n, dtype, device):
-                if args.only and args.only not in name:
+                if (args.only and args.only not in name) or (args.groups
+                                                              and group not in args.groups):
                     continue
                 fns["xpgpu-cupy"] = cupy_path(fns["xpgpu"])
                 row = dict(log2n=log2n, dtype=dtype, group=group, case=name)
