@@ -205,6 +205,8 @@ def main() -> None:
                    help="run these groups only (binary scalar compare unary where clip astype "
                         "reduce reduce-1 scan)")
     p.add_argument("--cupy-path", action="store_true", help="xpgpu without its own kernels")
+    p.add_argument("--unroll-from", type=int, default=0,
+                   help="vectors from which each thread moves 4 (default: the module's)")
     p.add_argument("--percall", action="store_true",
                    help="also print µs per call of small and mid-size calls (host clock)")
     p.add_argument("--csv", default="")
@@ -215,6 +217,8 @@ def main() -> None:
     from xpgpu._backend import _cupy_kernels
 
     own = _cupy_kernels.THRESHOLD
+    if args.unroll_from:
+        _cupy_kernels.UNROLL_FROM = args.unroll_from
     if args.cupy_path:
         own = _cupy_kernels.THRESHOLD = 1 << 62
 
@@ -240,8 +244,9 @@ def main() -> None:
             print(f"# 2^{log2n} {dtype}: " + ", ".join(f"{k} {v:.0f} GB/s" for k, v in ref.items()),
                   flush=True)
             for k, v in ref.items():
-                results.append(dict(log2n=log2n, dtype=dtype, group="reference", case=k,
-                                    xpgpu=v, cupy=v, torch=v))
+                results.append({"log2n": log2n, "dtype": dtype, "group": "reference",
+                                "case": k, "xpgpu": v, "cupy": v, "torch": v,
+                                "xpgpu-cupy": v})
             for group, name, nbytes, fns in cases(n, dtype, device):
                 if (args.only and args.only not in name) or (args.groups
                                                               and group not in args.groups):
@@ -261,7 +266,7 @@ def main() -> None:
                       f"x/cupy {x / c:5.2f}  own/before {x / xc:5.2f}", flush=True)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(results[0]))
+            w = csv.DictWriter(f, fieldnames=list(results[-1]))
             w.writeheader()
             w.writerows(results)
 

@@ -273,3 +273,43 @@ def test_other_layouts_take_cupys_path(monkeypatch, counter):
     got = to_numpy(xp.multiply(a, a))
     assert counter.n == before + 1
     np.testing.assert_array_equal(got, to_numpy(a) * to_numpy(a))
+
+
+VAR_CASES = [((1 << 12, 1024), None), ((1 << 12, 1024), -1), ((64, 1027), -1),
+             ((3, 5, 4099), (-2, -1)), ((100003,), None), ((8, 8, 64), (1, 2))]
+
+
+@pytest.mark.parametrize("dtype", REAL_FLOATS)
+@pytest.mark.parametrize(("shape", "axis"), VAR_CASES, ids=[f"{s}-{a}" for s, a in VAR_CASES])
+@pytest.mark.parametrize("func", ["var", "std"])
+def test_var_std_kernel(func, shape, axis, dtype, monkeypatch):
+    """var and std through xpgpu's kernel (whole array and trailing axes, aligned rows and
+    not) against NumPy in float64 (a few ulp of the reduction's rounding) and against CuPy's
+    path; correction and keepdims as the standard says."""
+    from xpgpu._backend import _cupy_reductions as R
+
+    rng = np.random.default_rng(5)
+    host = (rng.standard_normal(shape) * 3 + 1.5).astype(dtype)
+    x = xp.asarray(host, device=_devices.lookup("cuda:0"))
+    f = getattr(xp, func)
+    tol = 2e-5 if dtype == "float32" else 1e-12
+    for correction in (0, 1):
+        for keepdims in (False, True):
+            monkeypatch.setattr(R, "THRESHOLD", 1)
+            got = to_numpy(f(x, axis=axis, correction=correction, keepdims=keepdims))
+            monkeypatch.setattr(R, "THRESHOLD", 1 << 62)
+            ref = to_numpy(f(x, axis=axis, correction=correction, keepdims=keepdims))
+            want = getattr(np, func)(host.astype(np.float64), axis=axis, ddof=correction,
+                                     keepdims=keepdims)
+            assert got.dtype == ref.dtype == np.dtype(dtype)
+            assert got.shape == ref.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=tol)
+            np.testing.assert_allclose(got, ref, rtol=tol)
+            assert any(k[0] == np.dtype(dtype) for k in R._kernels), "no kernel ran"
+    monkeypatch.setattr(R, "THRESHOLD", 1)
+    special = host.copy().reshape(-1)
+    special[:3] = [np.nan, np.inf, -np.inf]
+    y = xp.asarray(special.reshape(shape), device=_devices.lookup("cuda:0"))
+    got = to_numpy(f(y, axis=axis))
+    want = getattr(np, func)(special.reshape(shape).astype(np.float64), axis=axis)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))

@@ -7,7 +7,14 @@ from typing import Any
 
 import cupy
 
-from . import RENAMES, _cupy_kernels, _cupy_linalg, _cupy_logspace, _cupy_special
+from . import (
+    RENAMES,
+    _cupy_kernels,
+    _cupy_linalg,
+    _cupy_logspace,
+    _cupy_reductions,
+    _cupy_special,
+)
 from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
     dlpack_stream,
     export_dlpack,
@@ -102,6 +109,7 @@ FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
 FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
 FIXES.update(_SORTING_FIXES)  # sort, argsort, searchsorted, isin, repeat
+FIXES.update(_cupy_reductions.FIXES)  # var, std: one kernel for the squared deviations
 
 
 def _astype(x: Any, dtype: Any) -> Any:

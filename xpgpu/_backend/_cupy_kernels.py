@@ -46,6 +46,7 @@ BLOCK = 256
 # Vectors per thread: 4 once the grid of one-vector threads would fill the GPU several
 # times over (more bytes in flight per thread), else 1 (more threads for small arrays).
 UNROLL_FROM = 1 << 20
+UNROLL = 4
 
 _ndarray = cupy.ndarray
 _empty = cupy.ndarray  # cupy.empty without its Python layer
@@ -125,11 +126,12 @@ class Kernel:
     scalar operands (``operands[i]`` None; passed converted to ``scalars[i]``, the loop's
     dtype), one C-contiguous output of dtype ``out``.
 
-    Each thread loads U (1, or 4 or 8 for large arrays) 16-byte vectors of every array operand first, then
-    computes and stores them; block 0 does the last ``n % N`` elements one by one.
+    Each thread loads U (1, or UNROLL from UNROLL_FROM vectors on) 16-byte vectors of every
+    array operand first, then computes and stores them; block 0 does the last ``n % N``
+    elements one by one.
     """
 
-    __slots__ = ("_f1", "_fu", "n_vec", "unroll", "out", "scalars", "source")
+    __slots__ = ("_f1", "_fu", "n_vec", "out", "scalars", "source", "unroll")
 
     def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
                  out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
@@ -159,9 +161,7 @@ class Kernel:
         to = tn(out)
         params += [f"{to} *__restrict__ po", "const long long n"]
         args += ["po", "n"]
-        # More vectors in flight per thread where it reads one array (about as many bytes
-        # per thread as with two).
-        unroll = 8 if len(declare) == 1 else 4
+        unroll = UNROLL
         typedefs = [f"typedef {tn(t)} in{i}_type;" for i, t in enumerate(in_loop)]
         typedefs.append(f"typedef {tn(out_loop)} out0_type;")
         self.source = _SOURCE.format(
@@ -200,8 +200,9 @@ class Kernel:
 
 def _aligned(a: Any) -> bool:
     """C-contiguous and 16-byte aligned (CuPy allocates 256-byte aligned memory; a view
-    with an offset may not be)."""
-    return not a.data.ptr & 15 and a.flags.c_contiguous  # type: ignore[no-any-return]
+    with an offset may not be). Note: ``_c_contiguous`` is CuPy's flag itself (a readonly
+    attribute); ``flags.c_contiguous`` builds a flags object per call."""
+    return a._c_contiguous and not a.data.ptr & 15  # type: ignore[no-any-return]
 
 
 def _loop(ufunc: Any, dtypes: tuple[numpy.dtype, ...]) -> Any:
@@ -251,6 +252,16 @@ def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...]
     if ref is None:
         return None
     rd = ref.dtype  # the last array's: the scalars' (where's condition comes first)
+    # Note: the arrays (past where's condition) share one dtype, and complex arrays take no
+    # Python scalar: in those two cases, the generated kernel may return NaN results with
+    # other sign and payload bits than CuPy's (the converted operand's NaN, or complex
+    # division by a loop-invariant scalar compiled differently); CuPy's path keeps them.
+    for a in args[1:] if name == "where" else args:
+        if type(a) is _ndarray:
+            if a.dtype != rd:
+                return None
+        elif rd.kind == "c":
+            return None
     key = (ref.data.device_id, *(a.dtype if type(a) is _ndarray else type(a) for a in args))
     k = cache.get(key, _MISSING)
     if k is _MISSING:
@@ -295,6 +306,8 @@ def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable
                     _aligned(x1) and _aligned(x2)):
                 return fallback(x1, x2)
             d1, d2 = x1.dtype, x2.dtype
+            if d1 is not d2 and d1 != d2:
+                return fallback(x1, x2)  # mixed dtypes: see _generic
             key = (d1, d2, x1.data.device_id)
             k = cache.get(key, _MISSING)
             if k is _MISSING:
