@@ -171,7 +171,7 @@ def percall(device: Any, cupy_path: Callable[..., Any]) -> None:
     import cupy
     import torch
 
-    for log2n in (10, 16, 20):
+    for log2n in (10, 16, 18, 20, 22):
         a = xp.asarray(np.ones(1 << log2n, np.float32), device=device)
         ca, ta = cupy.from_dlpack(a), torch.from_dlpack(a)
         fns = {"xpgpu a+b": lambda: a + a, "xpgpu-cupy a+b": cupy_path(lambda: a + a),

@@ -34,7 +34,7 @@ BLOCK = 256
 TARGET_BLOCKS = 2048
 
 _SOURCE = r"""
-template <typename T, int N> struct alignas(sizeof(T) * N) _xpgpu_vec { T v[N]; };
+template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 
 extern "C" __global__ void NAME(const T *__restrict__ x, const T *__restrict__ mean,
                                 T *__restrict__ out, const long long len, const int chunks) {
@@ -45,6 +45,7 @@ extern "C" __global__ void NAME(const T *__restrict__ x, const T *__restrict__ m
     const long long nv = len / N;
     const long long step = (long long)chunks * blockDim.x;
     T acc = 0;
+    #pragma unroll 4
     for (long long j = (long long)chunk * blockDim.x + threadIdx.x; j < nv; j += step) {
         const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
         #pragma unroll
