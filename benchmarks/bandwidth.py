@@ -205,8 +205,6 @@ def main() -> None:
                    help="run these groups only (binary scalar compare unary where clip astype "
                         "reduce reduce-1 scan)")
     p.add_argument("--cupy-path", action="store_true", help="xpgpu without its own kernels")
-    p.add_argument("--unroll-from", type=int, default=0,
-                   help="vectors from which each thread moves 4 (default: the module's)")
     p.add_argument("--percall", action="store_true",
                    help="also print µs per call of small and mid-size calls (host clock)")
     p.add_argument("--csv", default="")
@@ -217,8 +215,6 @@ def main() -> None:
     from xpgpu._backend import _cupy_kernels
 
     own = _cupy_kernels.THRESHOLD
-    if args.unroll_from:
-        _cupy_kernels.UNROLL_FROM = args.unroll_from
     if args.cupy_path:
         own = _cupy_kernels.THRESHOLD = 1 << 62
 

@@ -10,12 +10,13 @@ squared deviations is one kernel over ``rows x L`` (``L`` the reduced length): e
 16-byte aligned), then CuPy sums the ``C`` partials of each row.
 
 Reduction order (the results equal CuPy's within its rounding, not bit for bit): the mean
-is CuPy's; each thread adds ``(x - mean)**2`` of its elements in order (thread ``t`` of
-chunk ``c`` takes vectors ``c * B + t``, ``(C + c) * B + t``, ... with B threads a block;
-multiply-add contracted to FMA), a block adds its threads' sums as a tree (warp shuffles,
-then the warps' sums), and CuPy's sum adds the C block sums of a row. The result is
-``alpha * sum`` with ``alpha = 1 / (L - correction)`` in the array's dtype, as CuPy's
-``_var_core``; ``std`` is its square root.
+is CuPy's where a row spans several blocks, else the block's own (the row's sum in the
+order below, divided by its length). Each thread adds ``(x - mean)**2`` of its elements
+in order (thread ``t`` of chunk ``c`` takes vectors ``c * B + t``, ``(C + c) * B + t``,
+..., B threads a block; multiply and add contracted to an FMA); a block adds its threads'
+sums as a tree (warp shuffles, then the warps' sums); CuPy's sum adds the C block sums of
+a row. The result is ``alpha * sum`` with ``alpha = 1 / (L - correction)`` in the array's
+dtype, as CuPy's ``_var_core``; ``std`` is its square root.
 """
 
 from __future__ import annotations
@@ -36,35 +37,14 @@ TARGET_BLOCKS = 2048
 _SOURCE = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 
-extern "C" __global__ void NAME(const T *__restrict__ x, const T *__restrict__ mean,
-                                T *__restrict__ out, const long long len, const int chunks) {
-    const long long row = blockIdx.x / chunks;
-    const int chunk = blockIdx.x % chunks;
-    const T mu = mean[row];
-    const T *p = x + row * len;
-    const long long nv = len / N;
-    const long long step = (long long)chunks * blockDim.x;
-    T acc = 0;
-    #pragma unroll 4
-    for (long long j = (long long)chunk * blockDim.x + threadIdx.x; j < nv; j += step) {
-        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
-        #pragma unroll
-        for (int k = 0; k < N; ++k) {
-            const T d = v.v[k] - mu;
-            acc += d * d;
-        }
-    }
-    for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;
-         e += step) {
-        const T d = p[e] - mu;
-        acc += d * d;
-    }
+// The sum of every thread's acc, in every thread: warp shuffles, then the warps' sums.
+__device__ __forceinline__ T _xpgpu_block_sum(T acc, T *warps) {
     #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         acc += __shfl_down_sync(0xffffffffu, acc, o);
     }
-    __shared__ T warps[32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads();  // warps[] may still be read from a previous call
     if (lane == 0) warps[warp] = acc;
     __syncthreads();
     if (warp == 0) {
@@ -73,8 +53,46 @@ extern "C" __global__ void NAME(const T *__restrict__ x, const T *__restrict__ m
         for (int o = 16; o > 0; o >>= 1) {
             acc += __shfl_down_sync(0xffffffffu, acc, o);
         }
-        if (lane == 0) out[blockIdx.x] = acc;
+        if (lane == 0) warps[32] = acc;
     }
+    __syncthreads();
+    return warps[32];
+}
+
+// MAP(x) over a strided share of one row: thread t of chunk c takes vectors
+// c * B + t, (C + c) * B + t, ... then the elements past the last whole vector.
+#define XPGPU_ROW_SUM(acc, MAP)                                                    \
+    _Pragma("unroll 4")                                                            \
+    for (long long j = (long long)chunk * blockDim.x + threadIdx.x; j < nv; j += step) { \
+        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];  \
+        _Pragma("unroll") for (int k = 0; k < N; ++k) { const T x_ = v.v[k]; acc += MAP; } \
+    }                                                                              \
+    for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;  \
+         e += step) { const T x_ = p[e]; acc += MAP; }
+
+// Sums of squared deviations from the row's mean: from ``mean`` (one per row) where
+// given, else (one block per row) the row's own mean, summed first in the same order;
+// the second pass re-reads the row from the cache.
+extern "C" __global__ void NAME(const T *__restrict__ x, const T *__restrict__ mean,
+                                T *__restrict__ out, const long long len, const int chunks) {
+    __shared__ T warps[33];
+    const long long row = blockIdx.x / chunks;
+    const int chunk = blockIdx.x % chunks;
+    const T *p = x + row * len;
+    const long long nv = len / N;
+    const long long step = (long long)chunks * blockDim.x;
+    T mu;
+    if (mean != nullptr) {
+        mu = mean[row];
+    } else {
+        T s = 0;
+        XPGPU_ROW_SUM(s, x_)
+        mu = _xpgpu_block_sum(s, warps) / T(len);
+    }
+    T acc = 0;
+    XPGPU_ROW_SUM(acc, (x_ - mu) * (x_ - mu))
+    acc = _xpgpu_block_sum(acc, warps);
+    if (threadIdx.x == 0) out[blockIdx.x] = acc;
 }
 """
 
@@ -113,10 +131,14 @@ def _sum_sq_dev(x: Any, first: int) -> tuple[Any, int, tuple[int, ...]]:
     rows = math.prod(kept)
     length = x.size // rows
     x2 = x.reshape(rows, length)
-    mean = cupy.mean(x2, axis=1)
     n = 16 // x.dtype.itemsize if not (length * x.dtype.itemsize) & 15 and not (
         x.data.ptr & 15) else 1
     chunks = max(1, min(-(-length // (BLOCK * n * 4)), -(-TARGET_BLOCKS // rows)))
+    # A block per row computes the row's mean itself; rows split over several blocks
+    # take CuPy's mean (the whole array's through CUB: cupy.mean over one row of a 2-D
+    # view runs as one block).
+    mean = None if chunks == 1 else (
+        cupy.mean(x).reshape(1) if rows == 1 else cupy.mean(x2, axis=1))
     partial = cupy.ndarray((rows * chunks,), x.dtype)
     _kernel(x.dtype, n, x.data.device_id)(
         (rows * chunks,), (BLOCK,), (x2, mean, partial, numpy.int64(length),
