@@ -11,8 +11,10 @@ kernel (the bandwidth an element-wise kernel can reach). The last table prints x
 ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
 
 xpgpu's element-wise kernels are its own for contiguous operands of at least 2**16
-elements (xpgpu/_backend/_cupy_kernels.py); ``--cupy-path`` turns them off, so xpgpu
-runs CuPy's kernels as before.
+elements (xpgpu/_backend/_cupy_kernels.py), and so are its reductions of real floating
+arrays over trailing axes (sum, prod, max, min, mean, var, std:
+xpgpu/_backend/_cupy_reductions.py); ``--cupy-path`` turns both off, so xpgpu runs
+CuPy's kernels as before. The column "on cupy" is xpgpu with them off, in the same run.
 """
 
 from __future__ import annotations
@@ -212,20 +214,25 @@ def main() -> None:
     device = _devices.lookup(args.device)
     if device is None or device.kind != "cuda":
         p.error(f"no CUDA device {args.device!r}")
-    from xpgpu._backend import _cupy_kernels
+    from xpgpu._backend import _cupy_kernels, _cupy_reductions
 
-    own = _cupy_kernels.THRESHOLD
+    modules = (_cupy_kernels, _cupy_reductions)
+    own = [m.THRESHOLD for m in modules]
     if args.cupy_path:
-        own = _cupy_kernels.THRESHOLD = 1 << 62
+        for m in modules:
+            m.THRESHOLD = 1 << 62
+        own = [1 << 62] * len(modules)
 
     def cupy_path(fn: Callable[[], Any]) -> Callable[[], Any]:
         """``fn`` with xpgpu's own kernels off: xpgpu on CuPy's kernels, as before."""
         def run() -> Any:
-            _cupy_kernels.THRESHOLD = 1 << 62
+            for m in modules:
+                m.THRESHOLD = 1 << 62
             try:
                 return fn()
             finally:
-                _cupy_kernels.THRESHOLD = own
+                for m, t in zip(modules, own, strict=True):
+                    m.THRESHOLD = t
         return run
 
     if args.percall:

@@ -313,3 +313,56 @@ def test_var_std_kernel(func, shape, axis, dtype, monkeypatch):
     got = to_numpy(f(y, axis=axis))
     want = getattr(np, func)(special.reshape(shape).astype(np.float64), axis=axis)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+
+
+RED_CASES = [((1 << 12, 1024), None), ((1 << 12, 1024), -1), ((64, 1027), -1),
+             ((3, 5, 4099), (-2, -1)), ((100003,), None), ((2000, 33), -1),
+             ((8, 300001), -1), ((8, 8, 64), (1, 2))]
+
+
+@pytest.mark.parametrize("dtype", REAL_FLOATS)
+@pytest.mark.parametrize(("shape", "axis"), RED_CASES, ids=[f"{s}-{a}" for s, a in RED_CASES])
+@pytest.mark.parametrize("func", ["sum", "prod", "mean", "max", "min"])
+def test_reduction_kernel(func, shape, axis, dtype, monkeypatch):
+    """sum, prod, mean, max and min through xpgpu's kernel (whole array, trailing axes,
+    one block a row and several) against NumPy in float64 and CuPy's path: max and min
+    exactly, the others within the reduction order's rounding; the same bits on a second
+    call (the order does not depend on which block ends last); NaN propagates."""
+    from xpgpu._backend import _cupy_reductions as R
+
+    rng = np.random.default_rng(6)
+    low, high = (0.999, 1.001) if func == "prod" else (0.5, 1.5)
+    host = rng.uniform(low, high, shape).astype(dtype)
+    if func in ("max", "min"):
+        host = (host - 1) * rng.choice([1, -1, 1e6], shape)
+    cuda = _devices.lookup("cuda:0")
+    x = xp.asarray(host, device=cuda)
+    f = getattr(xp, func)
+    tol = (1e-4 if func == "prod" else 1e-5) if dtype == "float32" else 1e-11
+    for keepdims in (False, True):
+        monkeypatch.setattr(R, "THRESHOLD", 1)
+        compiled = R.compiled_kernels
+        got = to_numpy(f(x, axis=axis, keepdims=keepdims))
+        again = to_numpy(f(x, axis=axis, keepdims=keepdims))
+        assert any(k[0] == func for k in R._reduce_kernels) or compiled < R.compiled_kernels
+        monkeypatch.setattr(R, "THRESHOLD", 1 << 62)
+        ref = to_numpy(f(x, axis=axis, keepdims=keepdims))
+        want = getattr(np, func)(host.astype(np.float64), axis=axis, keepdims=keepdims)
+        assert got.dtype == ref.dtype == np.dtype(dtype)
+        assert got.shape == ref.shape == want.shape
+        assert got.tobytes() == again.tobytes()
+        if func in ("max", "min"):
+            np.testing.assert_array_equal(got, ref)
+            np.testing.assert_array_equal(got, want.astype(dtype))
+        else:
+            np.testing.assert_allclose(got, want, rtol=tol)
+            np.testing.assert_allclose(got, ref, rtol=tol)
+    monkeypatch.setattr(R, "THRESHOLD", 1)
+    special = host.copy().reshape(-1)
+    special[-1] = np.nan
+    special[0] = np.inf if func != "prod" else 2.0
+    y = xp.asarray(special.reshape(shape), device=cuda)
+    got = to_numpy(f(y, axis=axis))
+    want = getattr(np, func)(special.reshape(shape).astype(np.float64), axis=axis)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))

@@ -1,22 +1,25 @@
-"""xpgpu's own variance kernel on CUDA: ``var`` and ``std`` over trailing axes.
+"""xpgpu's own reduction kernels on CUDA: ``var``, ``std``, ``sum``, ``prod``, ``max``,
+``min`` and ``mean`` of real floating arrays over trailing axes (the whole array, or
+``axis=-1`` of a 2-D array...).
 
-CuPy computes ``var`` as its mean (fast: CUB) and then a generic ``ReductionKernel`` of
+``var``: CuPy computes it as its mean and then a generic ``ReductionKernel`` of
 ``(x - mean)**2``, which gives one thread block to each output: the whole-array variance
-of 2**26 float32 elements runs at a few GB/s (one block), and a row variance at a fraction
-of the bandwidth. Here, for C-contiguous real floating arrays of at least ``THRESHOLD``
-elements reduced over trailing axes (the whole array, or ``axis=-1``...), the sum of
-squared deviations is one kernel over ``rows x L`` (``L`` the reduced length): each of
-``rows * C`` blocks sums a strided share of one row with 16-byte loads (when rows are
-16-byte aligned), then CuPy sums the ``C`` partials of each row.
+of 2**26 float32 elements runs at a few GB/s (one block), a row variance at a fraction of
+the bandwidth. Here, for C-contiguous real floating arrays of at least ``THRESHOLD``
+elements reduced over trailing axes, the sum of squared deviations is one kernel over
+``rows x L`` (``L`` the reduced length): each of ``rows * C`` blocks sums a strided share
+of one row with 16-byte loads (when rows are 16-byte aligned), then CuPy sums the ``C``
+partials of each row.
 
-Reduction order (the results equal CuPy's within its rounding, not bit for bit): the mean
-is CuPy's where a row spans several blocks, else the block's own (the row's sum in the
-order below, divided by its length). Each thread adds ``(x - mean)**2`` of its elements
-in order (thread ``t`` of chunk ``c`` takes vectors ``c * B + t``, ``(C + c) * B + t``,
-..., B threads a block; multiply and add contracted to an FMA); a block adds its threads'
-sums as a tree (warp shuffles, then the warps' sums); CuPy's sum adds the C block sums of
-a row. The result is ``alpha * sum`` with ``alpha = 1 / (L - correction)`` in the array's
-dtype, as CuPy's ``_var_core``; ``std`` is its square root.
+Reduction order (the results equal CuPy's within its rounding, not bit for bit): the
+mean is the mean kernel's (below) where a row spans several blocks, else the block's own
+(the row's sum in the order below, divided by its length). Each thread adds
+``(x - mean)**2`` of its elements in order (thread ``t`` of chunk ``c`` takes vectors
+``c * B + t``, ``(C + c) * B + t``, ..., B threads a block; multiply and add contracted
+to an FMA); a block adds its threads' sums as a tree (warp shuffles, then the warps'
+sums); CuPy's sum adds the C block sums of a row. The result is ``alpha * sum`` with
+``alpha = 1 / (L - correction)`` in the array's dtype, as CuPy's ``_var_core``; ``std``
+is its square root.
 """
 
 from __future__ import annotations
@@ -135,10 +138,9 @@ def _sum_sq_dev(x: Any, first: int) -> tuple[Any, int, tuple[int, ...]]:
         x.data.ptr & 15) else 1
     chunks = max(1, min(-(-length // (BLOCK * n * 4)), -(-TARGET_BLOCKS // rows)))
     # A block per row computes the row's mean itself; rows split over several blocks
-    # take CuPy's mean (the whole array's through CUB: cupy.mean over one row of a 2-D
-    # view runs as one block).
-    mean = None if chunks == 1 else (
-        cupy.mean(x).reshape(1) if rows == 1 else cupy.mean(x2, axis=1))
+    # take the mean kernel's below (cupy.mean over the one row of a 2-D view runs as one
+    # block).
+    mean = None if chunks == 1 else _reduce("mean", x2, 1, False)
     partial = cupy.ndarray((rows * chunks,), x.dtype)
     _kernel(x.dtype, n, x.data.device_id)(
         (rows * chunks,), (BLOCK,), (x2, mean, partial, numpy.int64(length),
@@ -183,3 +185,164 @@ def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
 
 
 FIXES: dict[str, Any] = {"var": var, "std": std}
+
+
+# ---- sum, prod, max, min, mean over trailing axes -------------------------------------
+#
+# One kernel per (operation, dtype, vector width): ``rows * C`` blocks, each reducing a
+# strided share of one row as above (acc = OP(acc, x) in the thread's order, then a tree
+# over the block); with C > 1 (few long rows: the whole array) each block writes its
+# partial and the last block of a row to finish (an atomic ticket) reduces the C partials
+# in index order, so the result does not depend on which block finishes last. CuPy's
+# whole-array sum goes through CUB, its reductions over an axis through its own kernels;
+# the results agree within the reduction order's rounding (max and min exactly, up to the
+# sign of a zero result; NaN propagates as in CuPy and the standard).
+
+_OPS = {  # name: (identity, combine(a, b), result from the row's total)
+    "sum": ("T(0)", "a + b", "acc"),
+    "mean": ("T(0)", "a + b", "acc / T(len)"),
+    "prod": ("T(1)", "a * b", "acc"),
+    "max": ("T(-CUDART_INF)", "(isnan(a) || a > b) ? a : b", "acc"),
+    "min": ("T(CUDART_INF)", "(isnan(a) || a < b) ? a : b", "acc"),
+}
+
+_REDUCE = r"""
+#include <cupy/math_constants.h>
+template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
+__device__ __forceinline__ T _xpgpu_op(const T a, const T b) { return COMBINE; }
+
+// The block's reduction of every thread's acc, in thread 0: warp shuffles, then the warps'.
+__device__ __forceinline__ T _xpgpu_block(T acc, T *warps) {
+    #pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        acc = _xpgpu_op(acc, __shfl_down_sync(0xffffffffu, acc, o));
+    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) warps[warp] = acc;
+    __syncthreads();
+    if (warp == 0) {
+        acc = lane < (blockDim.x >> 5) ? warps[lane] : IDENTITY;
+        #pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            acc = _xpgpu_op(acc, __shfl_down_sync(0xffffffffu, acc, o));
+        }
+    }
+    return acc;
+}
+
+extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
+                                T *__restrict__ partial, unsigned int *__restrict__ tickets,
+                                const long long len, const int chunks) {
+    __shared__ T warps[32];
+    __shared__ bool last;
+    const long long row = blockIdx.x / chunks;
+    const int chunk = blockIdx.x % chunks;
+    const T *p = x + row * len;
+    const long long nv = len / N;
+    const long long step = (long long)chunks * blockDim.x;
+    T acc = IDENTITY;
+    #pragma unroll 4
+    for (long long j = (long long)chunk * blockDim.x + threadIdx.x; j < nv; j += step) {
+        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
+        #pragma unroll
+        for (int k = 0; k < N; ++k) acc = _xpgpu_op(acc, v.v[k]);
+    }
+    for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;
+         e += step) {
+        acc = _xpgpu_op(acc, p[e]);
+    }
+    acc = _xpgpu_block(acc, warps);
+    if (chunks == 1) {
+        if (threadIdx.x == 0) out[row] = RESULT;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = acc;
+        __threadfence();
+        last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    acc = IDENTITY;
+    const volatile T *q = partial + row * chunks;
+    for (int c = threadIdx.x; c < chunks; c += blockDim.x) acc = _xpgpu_op(acc, q[c]);
+    __syncthreads();
+    acc = _xpgpu_block(acc, warps);
+    if (threadIdx.x == 0) {
+        out[row] = RESULT;
+        tickets[row] = 0u;  // ready for the next launch
+    }
+}
+"""
+
+# Rows reduced by several blocks at most (each has a ticket in a zeroed buffer per device
+# that the last block resets); with more rows, one block a row.
+MAX_SPLIT_ROWS = 1024
+_tickets: dict[Any, Any] = {}
+_reduce_kernels: dict[Any, Any] = {}
+
+
+def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
+    key = (op, dtype, n, device)
+    k = _reduce_kernels.get(key)
+    if k is None:
+        global compiled_kernels
+        identity, combine, result = _OPS[op]
+        name = f"xpgpu_reduce_{op}_{dtype.char}{n}"
+        src = (f"typedef {_scalar.get_typename(dtype)} T;\n#define N {n}\n"
+               f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
+               f"#define RESULT ({result})\n" + _REDUCE.replace("NAME", name))
+        k = _reduce_kernels[key] = compile_with_cache(src, ("--std=c++17",)).get_function(name)
+        compiled_kernels += 1
+    return k
+
+
+def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
+    """xpgpu's reduction ``op`` of ``x`` over trailing axes, or None for CuPy's path."""
+    if (type(x) is not cupy.ndarray or x.size < THRESHOLD or x.dtype.kind != "f"
+            or not x._c_contiguous):
+        return None
+    first = _trailing(axis, x.ndim)
+    if first is None:
+        return None
+    kept = x.shape[:first]
+    rows = math.prod(kept)
+    length = x.size // rows
+    dtype = x.dtype
+    n = 16 // dtype.itemsize if not (length * dtype.itemsize) & 15 and not (
+        x.data.ptr & 15) else 1
+    chunks = 1 if rows > MAX_SPLIT_ROWS else max(
+        1, min(-(-length // (BLOCK * n * 4)), -(-TARGET_BLOCKS // rows)))
+    device = x.data.device_id
+    # One ticket buffer per device and stream: launches on one stream run in order.
+    tickets = None
+    if chunks > 1:
+        key = (device, cupy.cuda.get_current_stream().ptr)
+        tickets = _tickets.get(key)
+        if tickets is None:
+            tickets = _tickets[key] = cupy.zeros(MAX_SPLIT_ROWS, numpy.uint32)
+    out = cupy.ndarray(kept + (1,) * (x.ndim - first) if keepdims else kept, dtype)
+    partial = cupy.ndarray((rows * chunks,), dtype) if chunks > 1 else out
+    _reduce_kernel(op, dtype, n, device)(
+        (rows * chunks,), (BLOCK,), (x, out, partial, tickets, numpy.int64(length),
+                                     numpy.int32(chunks)))
+    return out
+
+
+def _reduction(op: str, cupy_func: Any) -> Any:
+    def reduce(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+               keepdims: bool = False) -> Any:
+        if out is None and (dtype is None or dtype == getattr(x, "dtype", None)):
+            r = _reduce(op, x, axis, keepdims)
+            if r is not None:
+                return r
+        if dtype is None:
+            return cupy_func(x, axis=axis, out=out, keepdims=keepdims)
+        return cupy_func(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    reduce.__name__ = op
+    return reduce
+
+
+FIXES.update({op: _reduction(op, getattr(cupy, op)) for op in _OPS})
