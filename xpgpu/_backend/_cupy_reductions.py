@@ -34,8 +34,6 @@ from cupy._core.core import compile_with_cache
 
 THRESHOLD = 1 << 16
 BLOCK = 256
-# Blocks to aim for: enough to keep every multiprocessor busy on any size of row.
-TARGET_BLOCKS = 2048
 
 _SOURCE = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
@@ -136,7 +134,7 @@ def _sum_sq_dev(x: Any, first: int) -> tuple[Any, int, tuple[int, ...]]:
     x2 = x.reshape(rows, length)
     n = 16 // x.dtype.itemsize if not (length * x.dtype.itemsize) & 15 and not (
         x.data.ptr & 15) else 1
-    chunks = max(1, min(-(-length // (BLOCK * n * 4)), -(-TARGET_BLOCKS // rows)))
+    chunks = max(1, min(-(-length // (BLOCK * n * 4)), -(-_wave(x.data.device_id) // rows)))
     # A block per row computes the row's mean itself; rows split over several blocks
     # take the mean kernel's below (cupy.mean over the one row of a 2-D view runs as one
     # block).
@@ -274,7 +272,44 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
         tickets[row] = 0u;  // ready for the next launch
     }
 }
+
+// Short rows: a warp a row (lane l takes vectors l, l + 32, ..., then a shuffle tree).
+extern "C" __global__ void NAME_warp(const T *__restrict__ x, T *__restrict__ out,
+                                     const long long rows, const long long len) {
+    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const int lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    const T *p = x + row * len;
+    const long long nv = len / N;
+    T acc = IDENTITY;
+    #pragma unroll 4
+    for (long long j = lane; j < nv; j += 32) {
+        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
+        #pragma unroll
+        for (int k = 0; k < N; ++k) acc = _xpgpu_op(acc, v.v[k]);
+    }
+    for (long long e = nv * N + lane; e < len; e += 32) acc = _xpgpu_op(acc, p[e]);
+    #pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        acc = _xpgpu_op(acc, __shfl_down_sync(0xffffffffu, acc, o));
+    }
+    if (lane == 0) out[row] = RESULT;
+}
 """
+
+# Rows of at most this many elements: a warp a row, no block-wide synchronisation.
+WARP_ROWS = 4096
+_waves: dict[int, int] = {}
+
+
+def _wave(device: int) -> int:
+    """Blocks of BLOCK threads that the device runs at once (one wave)."""
+    w = _waves.get(device)
+    if w is None:
+        sms = cupy.cuda.runtime.getDeviceProperties(device)["multiProcessorCount"]
+        w = _waves[device] = sms * (2048 // BLOCK)
+    return w
+
 
 # Rows reduced by several blocks at most (each has a ticket in a zeroed buffer per device
 # that the last block resets); with more rows, one block a row.
@@ -293,7 +328,9 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
         src = (f"typedef {_scalar.get_typename(dtype)} T;\n#define N {n}\n"
                f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
                f"#define RESULT ({result})\n" + _REDUCE.replace("NAME", name))
-        k = _reduce_kernels[key] = compile_with_cache(src, ("--std=c++17",)).get_function(name)
+        module = compile_with_cache(src, ("--std=c++17",))
+        k = _reduce_kernels[key] = (module.get_function(name),
+                                    module.get_function(f"{name}_warp"))
         compiled_kernels += 1
     return k
 
@@ -312,9 +349,15 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     dtype = x.dtype
     n = 16 // dtype.itemsize if not (length * dtype.itemsize) & 15 and not (
         x.data.ptr & 15) else 1
-    chunks = 1 if rows > MAX_SPLIT_ROWS else max(
-        1, min(-(-length // (BLOCK * n * 4)), -(-TARGET_BLOCKS // rows)))
     device = x.data.device_id
+    out = cupy.ndarray(kept + (1,) * (x.ndim - first) if keepdims else kept, dtype)
+    if length <= WARP_ROWS and rows > 1:
+        _reduce_kernel(op, dtype, n, device)[1](
+            (-(-rows // (BLOCK // 32)),), (BLOCK,), (x, out, numpy.int64(rows),
+                                                    numpy.int64(length)))
+        return out
+    chunks = 1 if rows > MAX_SPLIT_ROWS else max(
+        1, min(-(-length // (BLOCK * n * 4)), -(-_wave(device) // rows)))
     # One ticket buffer per device and stream: launches on one stream run in order.
     tickets = None
     if chunks > 1:
@@ -322,9 +365,8 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
         tickets = _tickets.get(key)
         if tickets is None:
             tickets = _tickets[key] = cupy.zeros(MAX_SPLIT_ROWS, numpy.uint32)
-    out = cupy.ndarray(kept + (1,) * (x.ndim - first) if keepdims else kept, dtype)
     partial = cupy.ndarray((rows * chunks,), dtype) if chunks > 1 else out
-    _reduce_kernel(op, dtype, n, device)(
+    _reduce_kernel(op, dtype, n, device)[0](
         (rows * chunks,), (BLOCK,), (x, out, partial, tickets, numpy.int64(length),
                                      numpy.int32(chunks)))
     return out
