@@ -233,12 +233,50 @@ class FusedKernel:
         return kernel(*arrays, *scalars)
 
 
+class FusedReduction(FusedKernel):
+    """A traced element-wise graph ending in ``sum``: one ``cupy.ReductionKernel`` whose
+    map is the graph (a device function computing it per element, with the routines of
+    the element-wise kernels) and whose reduction is CuPy's sum (``a + b``, identity 0, in
+    the sum's dtype) over ``axes`` of the broadcast operands."""
+
+    def __init__(self, name: str, in_params: str, out_params: str, map_expr: str,
+                 preamble: str, array_params: list[int], scalar_params: list[int],
+                 reduce_type: str, axes: Any, keepdims: bool):
+        super().__init__(name, in_params, out_params, f"o0 = {map_expr}", preamble,
+                         array_params, scalar_params)
+        self.map_expr, self.reduce_type = map_expr, reduce_type
+        self.axes, self.keepdims = axes, keepdims
+
+    def source(self) -> str:
+        return (f"// {self.name}: ReductionKernel, sum over axes {self.axes}\n"
+                f"// in: {self.in_params}\n// out: {self.out_params}\n{self.preamble}\n"
+                f"// map: {self.map_expr}\n// reduce: a + b (identity 0, "
+                f"{self.reduce_type})\n")
+
+    def __call__(self, device_index: int, arrays: list[Any], scalars: list[Any]) -> Any:
+        kernel = self._kernel
+        if kernel is None:
+            global compiled_kernels
+            kernel = self._kernel = cupy.ReductionKernel(
+                self.in_params, self.out_params, self.map_expr, "a + b", "o0 = a", "0",
+                self.name, reduce_type=self.reduce_type, preamble=self.preamble)
+            compiled_kernels += 1
+        if cupy.cuda.runtime.getDevice() != device_index:
+            with cupy.cuda.Device(device_index):
+                return kernel(*arrays, *scalars, axis=self.axes, keepdims=self.keepdims)
+        return kernel(*arrays, *scalars, axis=self.axes, keepdims=self.keepdims)
+
+
 def build(graph: Any, outputs: list[int], name: str, backend: Any) -> FusedKernel:
     """The kernel computing the nodes ``outputs`` of ``graph`` (see ``_fuse_trace``); it
-    takes the array and scalar parameters its outputs depend on."""
+    takes the array and scalar parameters its outputs depend on. A ``sum`` output is a
+    kernel of its own: a ``FusedReduction``."""
     decls: set[str] = set()
     routines = _Routines(backend, decls)
     nodes = graph.nodes
+    reduction = nodes[outputs[0]] if nodes[outputs[0]].op == "sum" else None
+    if reduction is not None:
+        outputs = [reduction.args[0]]  # the map: the summed values, per element
     live = _live(nodes, outputs)
     lines = []
     tn = routines.typename
@@ -264,11 +302,26 @@ def build(graph: Any, outputs: list[int], name: str, backend: Any) -> FusedKerne
             expr = routines.call(
                 node.data, a, tuple(nodes[j].dtype.dtype for j in node.args), dt)
         lines.append(f"const {t} v{i} = {expr};")
-    lines += [f"o{k} = v{n};" for k, n in enumerate(outputs)]
     arrays = {nodes[i].data: nodes[i].dtype for i in live if nodes[i].op == "array"}
     scalars = sorted(nodes[i].data for i in live if nodes[i].op == "scalar")
     in_params = [f"{arrays[j].name} a{j}" for j in sorted(arrays)]
     in_params += [f"{graph.scalars[j][1].name} s{j}" for j in scalars]
+    if reduction is not None:
+        out_t = tn(reduction.dtype.dtype)
+        params = [f"{tn(arrays[j].dtype)} a{j}" for j in sorted(arrays)]
+        params += [f"{tn(graph.scalars[j][1].dtype)} s{j}" for j in scalars]
+        names = [f"a{j}" for j in sorted(arrays)] + [f"s{j}" for j in scalars]
+        fname = f"_xpgpu_map_{c_identifier(name)}"
+        mapper = (f"__device__ {out_t} {fname}({', '.join(params)}) {{\n  "
+                  + "\n  ".join(lines) + f"\n  return v{outputs[0]};\n}}")
+        preamble = "\n".join([_scalar.format_type_decls(decls), *routines.preambles,
+                              *routines.functions, mapper])
+        axes, keepdims = reduction.data
+        return FusedReduction(c_identifier(name), ", ".join(in_params),
+                              f"{reduction.dtype.dtype.name} o0",
+                              f"{fname}({', '.join(names)})", preamble, sorted(arrays),
+                              scalars, out_t, axes, keepdims)
+    lines += [f"o{k} = v{n};" for k, n in enumerate(outputs)]
     out_params = [f"{nodes[n].dtype.dtype.name} o{k}" for k, n in enumerate(outputs)]
     preamble = "\n".join([_scalar.format_type_decls(decls), *routines.preambles,
                           *routines.functions])

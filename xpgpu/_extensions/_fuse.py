@@ -224,10 +224,13 @@ class _Entry:
         """The kernels: outputs grouped by the arrays they depend on, since each group
         has its own broadcast shape (usually there is one group)."""
         graph = self.graph
-        groups: dict[frozenset[int], list[int]] = {}
+        groups: dict[Any, list[int]] = {}
         for kind, node in self._leaves():
             if kind == "kernel" and all(node not in g for g in groups.values()):
-                groups.setdefault(_live_arrays(graph.nodes, node), []).append(node)
+                # A sum is a kernel of its own (a reduction); the rest group by arrays.
+                reduction = node if graph.nodes[node].op == "sum" else None
+                groups.setdefault((_live_arrays(graph.nodes, node), reduction),
+                                  []).append(node)
         kernels = []
         if groups:
             from .._backend import _cupy_fuse  # cold path: only when building kernels

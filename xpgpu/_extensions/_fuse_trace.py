@@ -40,7 +40,8 @@ _PY_SCALARS = (bool, int, float, complex)
 class Node:
     """One value of the kernel. ``op`` is one of: ``array`` (data: array parameter index),
     ``scalar`` (data: scalar parameter index), ``const`` (data: the Python value),
-    ``cast``, ``call`` (data: the standard's function name), ``where``, ``real``, ``imag``.
+    ``cast``, ``call`` (data: the standard's function name), ``where``, ``real``, ``imag``,
+    ``sum`` (data: (axes or None, keepdims); only as a result).
     ``args`` are node indices; ``dtype`` the value's dtype."""
 
     __slots__ = ("args", "data", "dtype", "op")
@@ -86,6 +87,10 @@ class Graph:
         self.namespace = namespace
 
     def add(self, op: str, args: tuple[int, ...], dtype: DType, data: Any = None) -> int:
+        for a in args:
+            if self.nodes[a].op == "sum":
+                v.fail(self.name, "the result of sum is fusible only as the fused function's "
+                                  "result (one reduction at the end); compute with it outside")
         key = (op, args, dtype, data if op != "const" else _const_key(data))
         found = self._memo.get(key)
         if found is not None:
@@ -488,6 +493,25 @@ def _traced_astype(eager: Callable[..., Any]) -> Callable[..., Tracer]:
     return astype
 
 
+def _traced_sum(eager: Callable[..., Any]) -> Callable[..., Tracer]:
+    """sum as the last operation of a fused function: the element-wise graph of ``x`` and
+    its sum run as one reduction kernel (CuPy's fuse has the same)."""
+    def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
+            ) -> Tracer:
+        if type(x) is not Tracer:
+            _graph_of("sum", x)
+            return eager(_value(x), axis=axis, dtype=dtype, keepdims=keepdims)  # type: ignore
+        # The eager rules (dtype, axis, keepdims) on a host stand-in of the traced ndim.
+        stand_in = wrap(CPU.backend.zeros((1,) * x._ndim, dtype=x.dtype.dtype), x.dtype, CPU)
+        r = eager(stand_in, axis=axis, dtype=dtype, keepdims=keepdims)
+        axes = None if axis is None else tuple(
+            sorted(a % x._ndim for a in ((axis,) if isinstance(axis, int) else axis)))
+        graph = x._graph
+        node = graph.add("sum", (graph.cast(x._node, r.dtype),), r.dtype, (axes, keepdims))
+        return Tracer(graph, node, r.ndim)
+    return sum
+
+
 def _dtype_only(eager: Callable[..., Any]) -> Callable[..., Any]:
     def func(*args: Any, **kwargs: Any) -> Any:
         return _eager_rules(eager, *args, **kwargs)
@@ -498,7 +522,8 @@ def _dtype_only(eager: Callable[..., Any]) -> Callable[..., Any]:
 def _not_fusible(name: str) -> Callable[..., Any]:
     def func(*args: Any, **kwargs: Any) -> Any:
         v.fail("fuse", f"{name} is not fusible: only element-wise functions, operators, "
-                       "where and astype run inside a fused kernel; call it outside")
+                       "where, astype and a final sum run inside a fused kernel; call it "
+                       "outside")
     func.__name__ = name
     return func
 
@@ -525,6 +550,7 @@ def make_namespace(module: types.ModuleType) -> tuple[types.ModuleType, dict[int
     traced: dict[str, Any] = dict(TRACED)
     traced["where"] = _traced_where(module.where)
     traced["astype"] = _traced_astype(module.astype)
+    traced["sum"] = _traced_sum(module.sum)
     for name in _DTYPE_FUNCTIONS:
         traced[name] = _dtype_only(getattr(module, name))
     for name in module.__all__:
