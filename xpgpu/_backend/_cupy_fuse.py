@@ -128,6 +128,8 @@ class _Routines:
         # The special-case fixes' own ufuncs first: the backend's floor_divide and
         # remainder are Python wrappers (casting scalars) around them.
         fn = _cupy_special.UFUNCS.get(name) or getattr(self.backend, name)
+        # The adapter's vectorised kernels (_cupy_kernels) compute a ufunc's own loops.
+        fn = getattr(fn, "ufunc", fn)
         extra: tuple[str, ...] = ()
         if name == "round":
             # Note: cupy.round is a Python function calling the ufunc _round_ufunc(x, 0).

@@ -265,6 +265,7 @@ def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable
             return k(x.shape, x.size, [x])
 
         unary.__name__ = name
+        unary.ufunc = ufunc  # type: ignore[attr-defined]  # what fuse runs (_cupy_fuse)
         return unary
 
     def binary(x1: Any, x2: Any, /, **kw: Any) -> Any:
@@ -289,6 +290,7 @@ def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable
         return fallback(x1, x2) if out is None else out
 
     binary.__name__ = name
+    binary.ufunc = ufunc  # type: ignore[attr-defined]  # what fuse runs (_cupy_fuse)
     return binary
 
 
