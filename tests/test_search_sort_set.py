@@ -218,6 +218,34 @@ def test_argsort_sort_stable(device, dtype, data) -> None:
          np.take_along_axis(a, expected, axis=axis), device)
 
 
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(40,), (3, 17)])
+def test_sort_stable_keeps_signed_zeros_and_nans_in_order(device, dtype, shape) -> None:
+    # Equal values that differ in their bits (-0.0/+0.0, NaNs of either sign) stay in
+    # their original order (stable), ascending with NaNs last and descending with NaNs
+    # first; the oracle is Python's stable sorted() on (NaN?, value) keys.
+    rng = np.random.default_rng(7)
+    pool = np.array([0.0, -0.0, np.nan, -np.nan, 1.5, -2.0, np.inf, -np.inf], dtype=dtype)
+    a = pool[rng.integers(0, len(pool), size=shape)]
+    for descending in (False, True):
+        expected = np.empty_like(a)
+        for idx in np.ndindex(a.shape[:-1]):
+            row = list(a[idx])
+            if descending:
+                key = lambda i, row=row: (0, 0.0) if math.isnan(row[i]) else (1, -row[i])
+            else:
+                key = lambda i, row=row: (1, 0.0) if math.isnan(row[i]) else (0, row[i])
+            expected[idx] = a[idx][sorted(range(len(row)), key=key)]
+        got = to_numpy(xp.sort(arr(a, device), descending=descending))
+        np.testing.assert_array_equal(_bits(got), _bits(expected))
+        fast = to_numpy(xp.sort(arr(a, device), descending=descending, stable=False))
+        np.testing.assert_array_equal(fast, expected)  # equal values (NaN == NaN here)
+
+
 def test_sort_nan_and_errors(device) -> None:
     a = np.array([2.0, np.nan, -1.0, np.inf, np.nan, 0.0])
     same(xp.sort(arr(a, device)), np.sort(a), device)

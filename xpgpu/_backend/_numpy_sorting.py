@@ -22,4 +22,31 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any:
     return numpy.searchsorted(a, v, side=side, sorter=sorter)  # type: ignore[call-overload]
 
 
-FIXES: dict[str, Any] = {"searchsorted": searchsorted}
+# Note: NumPy's stable sort (timsort, or radix sort for small integers) takes about 7x the
+# time of its default introsort, which is SIMD-vectorised. A sort of values (not of
+# indices) shows the order of equal elements only where they differ in their bits: never
+# for integers and booleans, and for floating-point numbers only in the group of zeros
+# (-0.0 and +0.0) and in the group of NaNs. So a stable sort of a 1-D floating array is the
+# fast sort with those two groups, found by one binary search, rewritten in their original
+# order where they hold more than one element.
+# https://numpy.org/doc/stable/reference/generated/numpy.sort.html
+_PROBES = {t: numpy.array([0.0, numpy.finfo(t).smallest_subnormal, numpy.nan], dtype=t)
+           for t in (numpy.float16, numpy.float32, numpy.float64, numpy.longdouble)}
+
+
+def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
+    if kind != "stable" or a.dtype.kind in "biu":
+        return numpy.sort(a, axis=axis)
+    probes = _PROBES.get(a.dtype.type)
+    if probes is None or a.ndim != 1:
+        return numpy.sort(a, axis=axis, kind="stable")
+    s = numpy.sort(a)
+    zeros, positive, nans = numpy.searchsorted(s, probes).tolist()
+    if positive - zeros > 1:
+        s[zeros:positive] = a[a == 0]
+    if a.shape[0] - nans > 1:
+        s[nans:] = a[numpy.isnan(a)]
+    return s
+
+
+FIXES: dict[str, Any] = {"searchsorted": searchsorted, "sort": sort}
