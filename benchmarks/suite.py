@@ -19,7 +19,8 @@ PyTorch and array-api-compat's CuPy namespace (each skipped when not installed).
 - sort: 10 M float64 (stable, ``stable=False``, ``descending=True``).
 
 The libraries' timings alternate round by round (each round: as many calls as last a few
-milliseconds, then a synchronisation), and each figure is the median of the rounds. The run
+milliseconds, then a synchronisation), and each figure is the median of the rounds (wall
+time on CUDA; on the CPU the thread's CPU time, so other processes' load counts less). The run
 writes CSV files, a Markdown summary and matplotlib plots (PNG, when matplotlib is installed)
 into ``--out`` (default ``bench-out``); the documentation's figures are made with
 ``--out docs/_static/bench``. The exit status is 0 whatever the targets show, unless
@@ -44,34 +45,40 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-import _libs  # noqa: E402
+import _libs
 
-import xpgpu as xp  # noqa: E402
-from xpgpu import _devices  # noqa: E402
+import xpgpu as xp
+from xpgpu import _devices
+
+STAT: Callable[[list[float]], float] = statistics.median  # --stat min: the best round
+# The clock: wall time on CUDA (the synchronisation waits for the GPU); on the CPU the
+# thread's CPU time, which does not count the time other processes take from it.
+CLOCK: Callable[[], float] = time.perf_counter
 
 
 def timed(funcs: dict[str, Callable[[], Any]], sync: Callable[[], None], rounds: int,
           seconds: float) -> dict[str, float]:
-    """Median µs per call of each function; the functions' rounds alternate. A function
-    that raises is reported as NaN (a library lacking the operation)."""
+    """Median (or, with --stat min, best) µs per call of each function; the functions'
+    rounds alternate. A function that raises is reported as NaN (a library lacking the
+    operation)."""
     live: dict[str, tuple[Callable[[], Any], int]] = {}
     for name, func in funcs.items():
         try:
             func()
             sync()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             print(f"  ({name}: {type(exc).__name__}: {str(exc)[:80]}; skipped)", file=sys.stderr)
             continue
         live[name] = (func, _calibrate(func, sync, seconds))
     times: dict[str, list[float]] = {name: [] for name in live}
     for _ in range(rounds):
         for name, (func, n) in live.items():
-            start = time.perf_counter()
+            start = CLOCK()
             for _ in range(n):
                 func()
             sync()
-            times[name].append((time.perf_counter() - start) / n * 1e6)
-    return {name: statistics.median(times[name]) if name in times else float("nan")
+            times[name].append((CLOCK() - start) / n * 1e6)
+    return {name: STAT(times[name]) if name in times else float("nan")
             for name in funcs}
 
 
@@ -231,7 +238,7 @@ def table(head: list[str], rows: list[list[str]]) -> str:
 def percall_table(rows: list[dict[str, Any]], libs: list[str], base: str) -> str:
     ops = list(dict.fromkeys(r["op"] for r in rows))
     by = {(r["op"], r["lib"]): r for r in rows}
-    head = ["operation", *[f"{lib} µs" for lib in libs], "xpgpu − " + base,
+    head = ["operation", *[f"{lib} µs" for lib in libs], "xpgpu - " + base,
             "xpgpu / " + base, "target", "result"]
     body = []
     for op in ops:
@@ -321,27 +328,34 @@ def main(argv: list[str] | None = None) -> int:
                         help="largest size as a power of two (default 28 on CUDA, 24 on CPU)")
     parser.add_argument("--parts", default="percall,throughput,sort",
                         help="comma-separated: percall, throughput, sort")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per comparison")
+    parser.add_argument("--stat", choices=("median", "min"), default="median",
+                        help="the rounds' median (default) or best (on a busy machine)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
+    global STAT, CLOCK
+    STAT = min if args.stat == "min" else statistics.median
 
     device = _devices.lookup(args.device) if args.device else _devices.default_device()
     if device is None:
         parser.error(f"no device {args.device!r}")
     kind = device.kind
+    CLOCK = time.thread_time if kind == "cpu" else time.perf_counter
     libs = _libs.cpu_libs(xp) if kind == "cpu" else _libs.cuda_libs(xp, device)
     names = [lib.name for lib in libs]
     base = names[1]
     parts = set(args.parts.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rounds = 5 if args.quick else 15
+    rounds = args.rounds or (5 if args.quick else 15)
     seconds = 0.002 if args.quick else 0.005
 
     where = (f"{platform.machine()}, {os.cpu_count()} cores" if kind == "cpu"
              else libs[1].ns._module.cuda.runtime.getDeviceProperties(device.index)["name"])
     header = (f"xpgpu {xp.__version__} on {device} ({where!s}); "
               f"{', '.join(names)}; Python {platform.python_version()}, NumPy {np.__version__}; "
-              f"median of {rounds} interleaved rounds")
+              f"{args.stat} of {rounds} interleaved rounds, "
+              f"{'thread CPU' if kind == 'cpu' else 'wall'} time")
     print(header)
     summary = [f"# Benchmark summary ({kind})", "", header, ""]
     failed = 0

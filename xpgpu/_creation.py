@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from typing import Any, NoReturn
 
+from . import _devices
 from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, bool_, float64, uint64
+from ._dtypes import ALL, CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, bool_, float64, uint64
 from ._scalars import INT_BOUNDS, scalar_type
 
 # Python scalar types in rank order (bool < int < float < complex), the kind of dtype
@@ -280,10 +281,28 @@ def _from_array(func: str, x: Array, dtype: DType | None, target: Device | None,
 
 # ---- shapes and fills -----------------------------------------------------------------
 
+_DEFAULT_FLOAT = DEFAULTS["real floating"]
+_DEFAULT_INT = DEFAULTS["integral"]
+_FLOATING_I = tuple(d in _FLOATING for d in ALL)  # by dtype index
+_SMALL = 1 << 40  # a one-dimensional shape below this needs no size check
+
+
 def _alloc(func: str, name: str, shape: Any, dtype: Any, device: Any,
            fill: Any = None) -> Array:
     """A new array of the backend's ``zeros``/``ones``/``empty`` (``full`` with ``fill``)."""
-    dt = DEFAULTS["real floating"] if dtype is None else v.dtype_arg(func, dtype)
+    # Fast path: an int shape, an xpgpu dtype (or None), a Device (or None).
+    if (type(shape) is int and 0 <= shape < _SMALL
+            and (dtype is None or type(dtype) is DType)
+            and (device is None or type(device) is Device)):
+        dt = _DEFAULT_FLOAT if dtype is None else dtype
+        target = device or _devices.default_device()
+        backend = target.backend
+        if fill is None:
+            data = getattr(backend, name)(shape, dtype=dt.dtype)
+        else:
+            data = backend.full(shape, fill, dtype=dt.dtype)
+        return wrap(data, dt, target)
+    dt = _DEFAULT_FLOAT if dtype is None else v.dtype_arg(func, dtype)
     dims = v.shape_arg(func, shape, dt.dtype.itemsize)
     target = v.device_or_default(func, device)
     # The allocation runs on the target: with several GPUs, reading target.backend
@@ -338,6 +357,11 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
     """An array filled with ``fill_value``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full.html"""
+    # Fast path: a Python float with a floating dtype (or none: float64), which the
+    # backends store as it is.
+    if type(fill_value) is float and (dtype is None or (type(dtype) is DType
+                                                        and _FLOATING_I[dtype._i])):
+        return _alloc("full", "full", shape, dtype, device, fill_value)
     value, dt = _fill("full", fill_value, v.dtype_or_none("full", dtype))
     return _alloc("full", "full", shape, dt, device, value)
 
@@ -371,6 +395,14 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
            dtype: Any = None, device: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)``. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html"""
     func = "arange"
+    # Fast path: arange(n) of the default dtype; the backend allocates on the target
+    # (reading target.backend makes it current, as in _alloc).
+    if (type(start) is int and stop is None and step == 1 and type(step) is int
+            and dtype is None and 0 <= start < _SMALL
+            and (device is None or type(device) is Device)):
+        target = device or _devices.default_device()
+        data = target.backend.arange(start, dtype=_DEFAULT_INT.dtype)
+        return wrap(data, _DEFAULT_INT, target)
     start = v.real_arg(func, start, "start")
     stop = None if stop is None else v.real_arg(func, stop, "stop")
     step = v.real_arg(func, step, "step")

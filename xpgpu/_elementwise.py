@@ -396,10 +396,23 @@ trunc = FUNCTIONS["trunc"]
 
 
 _REAL_NUMERIC = CATEGORIES["real numeric"]
+_REAL_FLOATING_I = tuple(d in CATEGORIES["real floating-point"] for d in ALL)
 
 
 def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
     """Clamp to [min, max]. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.clip.html"""
+    # Fast path: a real floating array with Python float (or no) bounds.
+    if (type(x) is Array and _REAL_FLOATING_I[x._dtype._i]
+            and (min is None or type(min) is float) and (max is None or type(max) is float)):
+        device = x._device
+        data = device.backend.clip(x._data, min, max)
+        if type(data) is device.backend.ndarray and data.dtype is x._dtype.dtype:
+            b = _new(Array)
+            b._data = data
+            b._dtype = x._dtype
+            b._device = device
+            return b
+        return wrap_checked("clip", data, device, x._dtype)
     if type(x) is not Array:
         v.not_an_array("clip", x)
     if x._dtype not in _REAL_NUMERIC:

@@ -16,9 +16,13 @@ from typing import Any
 from . import _validate as v
 from . import _version
 from ._array import Array, wrap, wrap_checked
-from ._dtypes import KINDS, PROMOTION, bool_
+from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION, DType, bool_
+from ._scalars import INT_BOUNDS
 
 _INTEGRAL = KINDS["integral"]
+_BOUND = frozenset({int, type(None)})  # slice bounds the fast paths take
+_FLOATING_I = tuple(d in CATEGORIES["floating-point"] for d in ALL)  # by dtype index
+_INT_RANGE = tuple(INT_BOUNDS.get(d) for d in ALL)
 # Integer array indices came in revision 2024.12; read only where one occurs.
 _int_arrays = True
 
@@ -198,7 +202,37 @@ def __getitem__(self: Array, key: Any, /) -> Array:
     return wrap(result, self._dtype, self._device)
 
 
+def _keeps(dtype: DType, value: Any) -> bool:
+    """Whether a Python scalar ``value`` may be stored in ``dtype`` as it is (the fast
+    path of __setitem__: a float in a floating array, a bool in a boolean one, an int in
+    range of an integer one)."""
+    t = type(value)
+    if t is float:
+        return _FLOATING_I[dtype._i]
+    if t is int:
+        bounds = _INT_RANGE[dtype._i]
+        return bounds is not None and bounds[0] <= value <= bounds[1]
+    return t is bool and dtype is bool_
+
+
 def __setitem__(self: Array, key: Any, value: Any, /) -> None:
+    data = self._data
+    t = type(key)
+    # Fast path: a slice of Python ints (or None) into a 1-D array, or a mask of the
+    # array's shape; a value of the array's dtype and device, or a scalar it keeps.
+    if ((t is slice and data.ndim == 1 and type(key.start) in _BOUND
+         and type(key.stop) in _BOUND and type(key.step) in _BOUND and key.step != 0)
+            or (t is Array and key._dtype is bool_ and key._device is self._device
+                and key._data.shape == data.shape)):
+        tv = type(value)
+        if (value._dtype is self._dtype and value._device is self._device if tv is Array
+                else _keeps(self._dtype, value)):
+            try:
+                self._device.backend.setitem(data, key._data if t is Array else key,
+                                             value._data if tv is Array else value)
+                return
+            except (ValueError, IndexError):
+                pass  # the value does not broadcast: the message comes below
     bkey = backend_key(self, key, "__setitem__")
     dtype = self._dtype
     if type(value) is Array:

@@ -10,10 +10,12 @@ from typing import Any
 
 from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, wrap, wrap_checked
-from ._dtypes import CATEGORIES, KINDS
+from ._dtypes import ALL, CATEGORIES, KINDS
 
 _NUMERIC = CATEGORIES["numeric"]
 _COMPLEX = KINDS["complex floating"]
+_NUMERIC_I = tuple(d in _NUMERIC for d in ALL)  # by dtype index: the fast paths' test
+_REAL_NUMERIC_I = tuple(d in _NUMERIC and d not in _COMPLEX for d in ALL)
 _SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
 
 
@@ -50,6 +52,19 @@ def cast_data(x: Array, dtype: Any) -> Any:
 
 def matmul(x1: Array, x2: Array, /) -> Array:
     """Matrix product. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.matmul.html"""
+    # Fast path: arrays of one numeric dtype on one device, neither 0-d.
+    if (type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype
+            and x1._device is x2._device and _NUMERIC_I[x1._dtype._i]
+            and x1._data.ndim and x2._data.ndim):
+        backend = x1._device.backend
+        try:
+            data = backend.matmul(x1._data, x2._data)
+        except ValueError:
+            pass  # shapes that do not match: the message comes below
+        else:
+            if type(data) is backend.ndarray and data.dtype is x1._dtype.dtype:
+                return wrap(data, x1._dtype, x1._device)
+            return wrap_checked("matmul", data, x1._device, x1._dtype)
     dtype, device = promote_arrays("matmul", _NUMERIC, x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         v.fail("matmul", "0-d arrays are not allowed; use multiply()", ValueError)
@@ -140,6 +155,18 @@ def _axis_sequence(func: str, axes: Any, ndim: int, name: str) -> tuple[int, ...
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Vector dot product sum(conj(x1) * x2) along an axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.vecdot.html"""
     func = "vecdot"
+    # Fast path: real arrays of one shape, dtype and device along the last axis: one
+    # (batched) product of rows by columns, as the general path below computes it.
+    if (type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype
+            and x1._device is x2._device and axis == -1 and type(axis) is int
+            and _REAL_NUMERIC_I[x1._dtype._i]):
+        a, b = x1._data, x2._data
+        shape = a.shape
+        if shape and shape == b.shape:
+            backend = x1._device.backend
+            r = backend.matmul(a[..., None, :], b[..., :, None]).reshape(shape[:-1])
+            if r.dtype is x1._dtype.dtype:
+                return wrap(r, x1._dtype, x1._device)
     dtype, device = promote_arrays(func, _NUMERIC, x1, x2)
     s1, s2 = x1.shape, x2.shape
     p = v.int_arg(func, axis, "axis")

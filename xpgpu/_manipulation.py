@@ -90,9 +90,38 @@ def _cast(xs: list[Array], dtype: DType) -> list[Any]:
     return [x._data if x._dtype is dtype else x._data.astype(dtype.dtype) for x in xs]
 
 
+def _same(arrays: object) -> tuple[list[Any], DType, Device] | None:
+    """The fast path's test: a non-empty list or tuple of arrays of one dtype and device,
+    as (their backend data, the dtype, the device); None for anything else."""
+    if (type(arrays) is not list and type(arrays) is not tuple) or not arrays:
+        return None
+    first = arrays[0]  # type: ignore[index]
+    if type(first) is not Array:
+        return None
+    dtype, device = first._dtype, first._device
+    datas = []
+    for x in arrays:  # type: ignore[attr-defined]
+        if type(x) is not Array or x._dtype is not dtype or x._device is not device:
+            return None
+        datas.append(x._data)
+    return datas, dtype, device
+
+
 def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
     """Join arrays along an existing axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.concat.html"""
     func = "concat"
+    # Fast path: arrays of one dtype and device and an int axis; the backend's refusals
+    # (0-d arrays, shapes, the axis) go to the checks below for the standard's message.
+    same = _same(arrays) if type(axis) is int else None
+    if same is not None and same[0][0].ndim:
+        backend = same[2].backend
+        try:
+            data = backend.concat(same[0], axis=axis)
+        except (ValueError, IndexError, TypeError):
+            pass
+        else:
+            if data.dtype is same[1].dtype:
+                return wrap(data, same[1], same[2])
     xs, dtype, device = _sequence(func, arrays)
     backend = device.backend
     datas = _cast(xs, dtype)
@@ -116,6 +145,16 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
 def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
     """Join arrays along a new axis. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.stack.html"""
     func = "stack"
+    same = _same(arrays) if type(axis) is int else None  # the fast path, as in concat
+    if same is not None:
+        backend = same[2].backend
+        try:
+            data = backend.stack(same[0], axis=axis)
+        except (ValueError, IndexError, TypeError):
+            pass
+        else:
+            if data.dtype is same[1].dtype:
+                return wrap(data, same[1], same[2])
     xs, dtype, device = _sequence(func, arrays)
     first = xs[0].shape
     for x in xs[1:]:
@@ -165,6 +204,20 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
 def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
     """Give an array a new shape. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.reshape.html"""
     func = "reshape"
+    # Fast path: a tuple of Python ints and copy=None; the backend refuses what the
+    # standard does (a size mismatch, two -1, sizes below -1): the checks below say why.
+    if type(x) is Array and copy is None and type(shape) is tuple:
+        for s in shape:
+            if type(s) is not int or s < -1:  # NumPy takes any negative size as -1
+                break
+        else:
+            backend = x._device.backend
+            try:
+                data = backend.reshape(x._data, shape)
+            except (ValueError, OverflowError):
+                pass
+            else:
+                return wrap(data, x._dtype, x._device)
     x = array_arg(func, x)
     dims = v.int_tuple_arg(func, shape)
     if copy is not None:
@@ -200,6 +253,19 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
 def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     """Permute the axes of an array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.permute_dims.html"""
     func = "permute_dims"
+    # Fast path: a tuple of one Python int per axis; the backend refuses repeated and
+    # out-of-range axes (the checks below say why).
+    if type(x) is Array and type(axes) is tuple and len(axes) == x._data.ndim:
+        for a in axes:
+            if type(a) is not int:
+                break
+        else:
+            try:
+                data = x._device.backend.permute_dims(x._data, axes)
+            except (ValueError, IndexError, OverflowError, TypeError):
+                pass
+            else:
+                return wrap(data, x._dtype, x._device)
     x = array_arg(func, x)
     if not isinstance(axes, v.SEQUENCES):
         v.int_tuple_arg(func, axes, "axes")  # the TypeError

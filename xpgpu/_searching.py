@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import _validate as v
-from ._array import Array, array_arg, wrap_checked
-from ._dtypes import CATEGORIES, KINDS, PROMOTION, DType, bool_, int64
+from ._array import Array, array_arg, wrap, wrap_checked
+from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION, DType, bool_, int64
 from ._manipulation import broadcast_shape
 from ._scalars import scalar_type
 
@@ -125,9 +125,38 @@ def _where_dtype(x1: Any, x2: Any) -> DType:
                     "use xpgpu.asarray(x1) for one of them")
 
 
+# The dtypes a Python float leaves unchanged (floating ones), by dtype index.
+_FLOAT_KEEPS = tuple(d in CATEGORIES["floating-point"] for d in ALL)
+
+
 def where(condition: Array, x1: Array | bool | int | float | complex,
           x2: Array | bool | int | float | complex, /) -> Array:
     """Choose elements from x1 or x2. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.where.html"""
+    # Fast path: a boolean condition, an array x1, and x2 an array of x1's dtype or a
+    # Python float with a floating x1, all on one device; shapes the backend broadcasts.
+    if type(condition) is Array and type(x1) is Array and condition._dtype is bool_:
+        device = condition._device
+        out = x1._dtype
+        if type(x2) is Array:
+            ok = x2._dtype is out and x2._device is device
+            b = x2._data
+        else:
+            ok = type(x2) is float and _FLOAT_KEEPS[out._i]
+            b = x2
+        if ok and x1._device is device:
+            backend = device.backend
+            try:
+                data = backend.where(condition._data, x1._data, b)
+            except ValueError:
+                pass  # shapes that do not broadcast: the message comes below
+            else:
+                if type(data) is backend.ndarray and data.dtype is out.dtype:
+                    return wrap(data, out, device)
+                return wrap_checked("where", data, device, out)
+    return _where(condition, x1, x2)
+
+
+def _where(condition: object, x1: Any, x2: Any) -> Array:
     func = "where"
     condition = array_arg(func, condition, "condition", _BOOL)
     out = _where_dtype(x1, x2)

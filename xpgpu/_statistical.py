@@ -10,7 +10,7 @@ from typing import Any
 
 from . import _validate as v
 from ._array import Array, array_arg, wrap, wrap_checked
-from ._dtypes import CATEGORIES, KINDS, DType, int64, uint64
+from ._dtypes import ALL, CATEGORIES, KINDS, DType, int64, uint64
 
 _NUMERIC = CATEGORIES["numeric"]
 _REAL_NUMERIC = CATEGORIES["real numeric"]
@@ -35,6 +35,34 @@ _DTYPE_ALLOWED: dict[DType, frozenset[DType]] = {
 }
 _NAN = {d: float("nan") for d in _REAL_FLOATING} | {
     d: complex(float("nan"), float("nan")) for d in KINDS["complex floating"]}
+
+
+# The fast paths' tables, by dtype index: sum's (and prod's) result dtype where it is
+# the input's own (floating dtypes, int64, uint64: no dtype= to pass), and the dtypes
+# max/min and mean take.
+_SAME_ACCUMULATION = tuple(_ACCUMULATE.get(d) is d for d in ALL)
+_REAL_NUMERIC_I = tuple(d in _REAL_NUMERIC for d in ALL)
+_FLOATING_I = tuple(d in _FLOATING for d in ALL)
+
+
+def _simple(x: object, axis: object, keepdims: object, allowed: tuple[bool, ...]) -> bool:
+    """The fast path of the reductions: an array of an allowed dtype, reduced whole or
+    along one int axis in range, over at least one element; keepdims a bool."""
+    if type(x) is not Array or not allowed[x._dtype._i] or (keepdims is not False
+                                                            and keepdims is not True):
+        return False
+    if axis is None:
+        return x._data.size != 0
+    shape = x._data.shape
+    return type(axis) is int and -len(shape) <= axis < len(shape) and shape[axis] != 0
+
+
+def _reduced(func: str, data: Any, x: Array) -> Array:
+    """The result of a reduction of ``x`` (NumPy returns a scalar for a 0-d one)."""
+    backend = x._device.backend
+    if type(data) is backend.ndarray and data.dtype is x._dtype.dtype:
+        return wrap(data, x._dtype, x._device)
+    return wrap_checked(func, data, x._device, x._dtype)
 
 
 def _reduction(func: str, x: object, axis: object, keepdims: object,
@@ -80,6 +108,8 @@ def _nan_fill(x: Array, shape: tuple[int, ...]) -> Array:
 def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
         keepdims: bool = False) -> Array:
     """Sum of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.sum.html"""
+    if dtype is None and _simple(x, axis, keepdims, _SAME_ACCUMULATION):
+        return _reduced("sum", x._device.backend.sum(x._data, axis, keepdims=keepdims), x)
     x, axes, keepdims = _reduction("sum", x, axis, keepdims, _NUMERIC)
     out = _accumulation_dtype("sum", x, dtype)
     data = x._device.backend.sum(_input(x, out), axis=axes, dtype=out.dtype, keepdims=keepdims)
@@ -89,6 +119,8 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = 
 def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None,
          keepdims: bool = False) -> Array:
     """Product of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.prod.html"""
+    if dtype is None and _simple(x, axis, keepdims, _SAME_ACCUMULATION):
+        return _reduced("prod", x._device.backend.prod(x._data, axis, keepdims=keepdims), x)
     x, axes, keepdims = _reduction("prod", x, axis, keepdims, _NUMERIC)
     out = _accumulation_dtype("prod", x, dtype)
     data = x._device.backend.prod(_input(x, out), axis=axes, dtype=out.dtype,
@@ -127,6 +159,9 @@ def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: Any = None,
 # ---- extrema --------------------------------------------------------------------------
 
 def _extremum(func: str, x: object, axis: object, keepdims: object) -> Array:
+    if _simple(x, axis, keepdims, _REAL_NUMERIC_I):
+        data = getattr(x._device.backend, func)(x._data, axis, keepdims=keepdims)  # type: ignore[attr-defined]
+        return _reduced(func, data, x)  # type: ignore[arg-type]
     x, axes, keepdims = _reduction(func, x, axis, keepdims, _REAL_NUMERIC)
     if math.prod(x.shape[a] for a in axes) == 0:
         v.fail(func, f"the {func}imum over zero elements is undefined (x has shape {x.shape}); "
@@ -152,6 +187,8 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
 def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
          keepdims: bool = False) -> Array:
     """Arithmetic mean. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.mean.html"""
+    if _simple(x, axis, keepdims, _FLOATING_I):
+        return _reduced("mean", x._device.backend.mean(x._data, axis, keepdims=keepdims), x)
     x, axes, keepdims = _reduction("mean", x, axis, keepdims, _FLOATING)
     if math.prod(x.shape[a] for a in axes) == 0:
         # Note: NumPy warns on empty means; the standard says NaN (NaN + NaN j).

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, wrap, wrap_checked
 from ._devices import Device
-from ._dtypes import CATEGORIES, COMPLEX_OF, KINDS, REAL_OF, DType, int64, uint64
+from ._dtypes import ALL, CATEGORIES, COMPLEX_OF, KINDS, REAL_OF, DType, int64, uint64
 from ._linear_algebra import (
     broadcast_shape,
     cast_data,
@@ -39,6 +39,7 @@ _FLOAT = CATEGORIES["floating-point"]
 _REAL_FLOAT = CATEGORIES["real floating-point"]
 _NUMERIC = CATEGORIES["numeric"]
 _COMPLEX = KINDS["complex floating"]
+_FLOAT_I = tuple(d in _FLOAT for d in ALL)  # by dtype index: the fast paths' test
 _SIGNED_NARROW = KINDS["signed integer"] - {int64}
 _UNSIGNED_NARROW = KINDS["unsigned integer"] - {uint64}
 _INF = float("inf")
@@ -245,6 +246,19 @@ def svdvals(x: Array, /) -> Array:
 def solve(x1: Array, x2: Array, /) -> Array:
     """Solution of x1 @ result = x2. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.solve.html"""
     func = "solve"
+    # Fast path: one (M, M) matrix and an (M,) vector or (M, K) matrix of its dtype and
+    # device, none of them empty: the backend's solve as the general path calls it.
+    if (type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype
+            and x1._device is x2._device and _FLOAT_I[x1._dtype._i]):
+        s1, s2 = x1._data.shape, x2._data.shape
+        if (len(s1) == 2 and s1[0] == s1[1] and 0 < len(s2) <= 2 and s2[0] == s1[0]
+                and s1[0] and s2[-1]):
+            b = x2._data if len(s2) == 2 else x2._data[:, None]
+            data = _call(func, x1._device, "solve", x1._data, b)
+            if len(s2) == 1:
+                data = data[:, 0]
+            if data.dtype is x1._dtype.dtype:
+                return wrap(data, x1._dtype, x1._device)
     dtype, device = promote_arrays(func, _FLOAT, x1, x2)
     a = _matrices(func, x1, square=True)
     if x2.ndim == 0:
