@@ -110,6 +110,12 @@ _INTEGER_PASSTHROUGH = frozenset({"ceil", "floor", "round", "trunc"})
 # common case is one identity test; other devices look their backend up by name.
 _CPU_BACKEND = CPU.backend
 _CPU_NDARRAY = _CPU_BACKEND.ndarray
+# The CPU backend's error state for its calls: quiet, as CUDA's kernels are (the NumPy
+# adapter says why); set and reset around each CPU call, for the calling context only.
+_ERRSTATE = _CPU_BACKEND.adapter.ERRSTATE
+_QUIET = _CPU_BACKEND.adapter.QUIET
+_quiet = _ERRSTATE.set
+_unquiet = _ERRSTATE.reset
 _new = object.__new__
 _INTEGRAL = KINDS["integral"]
 # Python int bounds by dtype index: an integer dtype's range, unbounded for the others.
@@ -132,7 +138,7 @@ if not os.environ.get("XPGPU_PURE_PYTHON"):
     else:
         _speedups.setup(Array, vars(Array)["_data"], vars(Array)["_dtype"],
                         vars(Array)["_device"], vars(DType)["_i"], vars(DType)["dtype"],
-                        vars(Device)["backend"], CPU, wrap_checked)
+                        vars(Device)["backend"], CPU, wrap_checked, _ERRSTATE, _QUIET)
 
 
 def _describe(func: Callable[..., Any], label: str, name: str, category: str) -> None:
@@ -179,7 +185,11 @@ def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
         if copy_of[i]:
             return wrap(x._data.copy(), out, device)
         if device is CPU:
-            data = cpu_func(x._data)
+            token = _quiet(_QUIET)
+            try:
+                data = cpu_func(x._data)
+            finally:
+                _unquiet(token)
             if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
                 return wrap_checked(name, data, device, out)
         else:
@@ -249,10 +259,13 @@ def _binary(name: str, category: str, rule: str,
         else:
             _no_array(label, x1, x2)
         if device is CPU:
+            token = _quiet(_QUIET)
             try:  # free in Python 3.11 unless raised: shapes that do not broadcast
                 data = cpu_func(a, b)
             except ValueError:
                 _no_broadcast(label, a, b)
+            finally:
+                _unquiet(token)
             if type(data) is not _CPU_NDARRAY or data.dtype is not out.dtype:
                 return wrap_checked(label, data, device, out)
         else:

@@ -23,6 +23,7 @@ static Py_ssize_t off_data, off_dtype, off_device; /* Array slots */
 static Py_ssize_t off_index, off_np;               /* DType._i, DType.dtype */
 static Py_ssize_t off_backend;                     /* Device.backend */
 static PyObject *cpu_device, *wrap_checked;
+static PyObject *errstate, *quiet; /* the CPU backend's error-state variable and its quiet value */
 static PyObject *str_dtype;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
@@ -79,8 +80,32 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
         }
     }
     PyObject *operands[2] = {SLOT(x1, off_data), SLOT(x2, off_data)};
+    /* On the CPU the backend runs with its floating-point errors quiet, as the Python
+     * path does (see _elementwise): set for this call and reset after it. */
+    PyObject *token = NULL;
+    if (device == cpu_device) {
+        token = PyContextVar_Set(errstate, quiet);
+        if (token == NULL) {
+            Py_DECREF(func);
+            return NULL;
+        }
+    }
     PyObject *data = PyObject_Vectorcall(func, operands, 2, NULL);
     Py_DECREF(func);
+    if (token != NULL) {
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        int failed = PyContextVar_Reset(errstate, token);
+        Py_DECREF(token);
+        if (failed) {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(traceback);
+            Py_XDECREF(data);
+            return NULL;
+        }
+        PyErr_Restore(type, value, traceback);
+    }
     if (data == NULL) {
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
             /* Shapes that do not broadcast: the Python path raises it under our name. */
@@ -275,8 +300,10 @@ static PyObject *
 setup(PyObject *module, PyObject *args)
 {
     PyObject *array, *data, *dtype, *device, *index, *np, *backend, *cpu, *checked;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOO:setup", &PyType_Type, &array, &data, &dtype,
-                          &device, &index, &np, &backend, &cpu, &checked)) {
+    PyObject *var, *value;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOO!O:setup", &PyType_Type, &array, &data, &dtype,
+                          &device, &index, &np, &backend, &cpu, &checked,
+                          &PyContextVar_Type, &var, &value)) {
         return NULL;
     }
     if (slot_offset(data, &off_data) || slot_offset(dtype, &off_dtype)
@@ -287,13 +314,16 @@ setup(PyObject *module, PyObject *args)
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(array));
     Py_XSETREF(cpu_device, Py_NewRef(cpu));
     Py_XSETREF(wrap_checked, Py_NewRef(checked));
+    Py_XSETREF(errstate, Py_NewRef(var));
+    Py_XSETREF(quiet, Py_NewRef(value));
     Py_RETURN_NONE;
 }
 
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_VARARGS,
      "setup(Array, Array._data, Array._dtype, Array._device, DType._i, DType.dtype, "
-     "Device.backend, cpu, wrap_checked): the layout the fast path reads."},
+     "Device.backend, cpu, wrap_checked, errstate, quiet): the layout the fast path "
+     "reads, and the CPU backend's error-state variable with its quiet value."},
     {"binary", binary, METH_VARARGS,
      "binary(fallback, table, n, cpu_func, name, label): the fast path of one function."},
     {NULL, NULL, 0, NULL},

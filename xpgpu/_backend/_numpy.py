@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import operator
 from typing import Any
 
@@ -17,6 +18,20 @@ NAME = "numpy"
 xp = numpy
 dtype = numpy.dtype
 VERSION = numpy.__version__
+
+
+# Note: NumPy reports floating-point errors (log(0), 0/0, sqrt(-1), overflow) as
+# RuntimeWarnings from the line that called it, which is inside xpgpu; CuPy's kernels
+# never warn. xpgpu follows CuPy on both devices: the CPU calls of the element-wise
+# functions run with NumPy's error state set to ignore through the context variable
+# that numpy.errstate sets (tens of ns; numpy.errstate itself costs about 1 µs), so the
+# user's own NumPy calls keep their error state. https://numpy.org/doc/stable/reference/generated/numpy.errstate.html
+try:
+    from numpy._core._multiarray_umath import _extobj_contextvar as ERRSTATE
+except ImportError:  # a NumPy without it: a variable nothing reads (NumPy then warns)
+    ERRSTATE = contextvars.ContextVar("xpgpu_errstate")
+with numpy.errstate(all="ignore"):
+    QUIET = ERRSTATE.get(None)
 
 
 def is_dtype(obj: object) -> bool:
