@@ -167,3 +167,59 @@ def test_array_namespace(device):
     assert a.__array_namespace__(api_version="2025.12") is xp
     with pytest.raises(ValueError, match="__array_namespace__"):
         a.__array_namespace__(api_version="2020.10")
+
+
+# ---- repr of large arrays: summarised on the device --------------------------------------
+
+_PRINT_OPTIONS = [{}, {"threshold": 10, "edgeitems": 1}, {"threshold": 5, "edgeitems": 0},
+                  {"edgeitems": 2, "precision": 3, "linewidth": 40},
+                  {"threshold": 20, "suppress": True}]
+_SHAPES = [(2000,), (1001,), (5, 300), (3, 4, 100), (7, 7, 7, 7), (1, 1001), (0, 2000),
+           (10, 10, 11), (6, 6, 6, 6), (1500, 1)]
+
+
+def _sample(shape, name, rng):
+    values = rng.standard_normal(shape) * 10.0 ** rng.integers(-5, 8, size=shape)
+    if name == "bool":
+        return values > 0
+    if name.startswith("complex"):
+        values = values + 1j * values[..., ::-1]
+    out = values.astype(name)
+    if name.startswith(("float", "complex")) and out.size > 4:
+        out.reshape(-1)[[1, -2, out.size // 2]] = [np.nan, np.inf, -0.0]
+    return out
+
+
+@pytest.mark.parametrize("options", _PRINT_OPTIONS)
+@pytest.mark.parametrize("name", ["float32", "float64", "int8", "uint64", "bool", "complex64"])
+def test_repr_summary_moves_only_what_it_shows(options, name):
+    # The oracle: NumPy's array2string of the whole array. The function under test cuts
+    # the array with the given backend (NumPy here, CuPy on CUDA) before the "transfer".
+    from xpgpu._array import format_body
+    from xpgpu._devices import CPU
+
+    rng = np.random.default_rng(3)
+    moved = []
+
+    def to_host(data):
+        moved.append(data.size)
+        return data
+
+    with np.printoptions(**options):
+        edge = np.get_printoptions()["edgeitems"]
+        for shape in _SHAPES:
+            data = _sample(shape, name, rng)
+            expected = np.array2string(data, separator=", ", prefix="xpgpu.Array(")
+            moved.clear()
+            assert format_body(data, CPU.backend, to_host) == expected, shape
+            whole = data.size <= np.get_printoptions()["threshold"] or edge == 0
+            limit = data.size if whole else math.prod(min(n, 2 * edge + 1) for n in shape)
+            assert moved[0] <= limit, (shape, moved)
+
+
+def test_repr_of_large_array_is_numpys(device):
+    host = np.linspace(-1e6, 1e6, 3 * 4001).reshape(3, 4001)
+    r = repr(xp.asarray(host, device=device))
+    body = np.array2string(host, separator=", ", prefix="xpgpu.Array(")
+    suffix = "" if device.kind == "cpu" else f", device='{device}'"
+    assert r == f"xpgpu.Array({body}, dtype=float64{suffix})"

@@ -219,9 +219,9 @@ class Array:
     # -- representation and pickling ----------------------------------------------------
 
     def __repr__(self) -> str:
-        data = self._data if self._device is CPU else self._device.backend.adapter.to_host(
-            self._data)
-        body = CPU.backend.array2string(data, separator=", ", prefix="xpgpu.Array(")
+        data = self._data
+        backend = self._device.backend
+        body = format_body(data, backend, None if self._device is CPU else backend.adapter.to_host)
         shape = f", shape={data.shape}" if data.size == 0 and data.ndim > 1 else ""
         suffix = "" if self._device is CPU else f", device='{self._device}'"
         return f"xpgpu.Array({body}{shape}, dtype={self._dtype.name}{suffix})"
@@ -232,6 +232,39 @@ class Array:
         data = self._data if self._device is CPU else self._device.backend.adapter.to_host(
             self._data)
         return _unpickle, (data, self._dtype.name, str(self._device))
+
+
+def format_body(data: Any, backend: Any, to_host: Any = None) -> str:
+    """The text of ``data`` as NumPy's array2string writes it, with NumPy's print options,
+    moving only what it shows to the host (``to_host``; None on the CPU): an array
+    beyond the print threshold is cut on its device to its edge items (see edges())."""
+    host = CPU.backend
+    options = host.get_printoptions()
+    threshold = None
+    # Note: with edgeitems=0 NumPy still prints the last element and formats numbers
+    # from the whole array (a[-0:]), and legacy modes summarise differently: those copy all.
+    if (data.size > options["threshold"] and options["edgeitems"] > 0
+            and options["legacy"] is False):
+        data = edges(data, backend, options["edgeitems"])
+        threshold = 0  # summarise the cut array as the whole one would be
+    if to_host is not None:
+        data = to_host(data)
+    return host.array2string(data, separator=", ", prefix="xpgpu.Array(",  # type: ignore[no-any-return]
+                             threshold=threshold)
+
+
+def edges(data: Any, backend: Any, edgeitems: int) -> Any:
+    """What array2string shows of a summarised array, cut on its device: along each axis
+    longer than ``2 * edgeitems``, the first and last ``edgeitems`` elements and one
+    element between them, which array2string elides again as "..."; it chooses the
+    number format from the edge items only, so the text is that of the whole array."""
+    for axis, n in enumerate(data.shape):
+        if n > 2 * edgeitems:
+            every = [slice(None)] * axis
+            head = tuple([*every, slice(0, edgeitems + 1)])
+            tail = tuple([*every, slice(n - edgeitems, n)])
+            data = backend.concat([data[head], data[tail]], axis=axis)
+    return data
 
 
 _ALL_KINDS = frozenset(FROM_NP.values())
