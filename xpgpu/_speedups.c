@@ -107,8 +107,11 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
         PyErr_Restore(type, value, traceback);
     }
     if (data == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
-            /* Shapes that do not broadcast: the Python path raises it under our name. */
+        if (PyErr_ExceptionMatches(PyExc_ValueError)
+            || PyErr_ExceptionMatches(PyExc_MemoryError)) {
+            /* Shapes that do not broadcast, or out of device memory: the Python path
+             * raises it under our name (the error names the xpgpu function on the
+             * stack, and this one has no Python frame). */
             PyErr_Clear();
             goto python;
         }

@@ -13,6 +13,7 @@ import operator
 from typing import NoReturn
 
 from . import _devices
+from ._backend._memory import DeviceMemoryError  # noqa: F401  (raised by the CUDA backend)
 from ._backend._numpy import dtype as _host_dtype
 from ._devices import Device
 from ._dtypes import ALL, BY_NAME, CATEGORIES, COMPLEX_OF, KINDS, DType, as_dtype

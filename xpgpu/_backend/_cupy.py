@@ -14,6 +14,7 @@ from . import (
     _cupy_logspace,
     _cupy_reductions,
     _cupy_special,
+    _memory,
 )
 from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
     dlpack_stream,
@@ -52,6 +53,16 @@ def on(index: int) -> Any:
     """The context making CUDA device ``index`` current for allocations and kernels;
     ``cupy.cuda.Device`` switches (and switches back) only when it is not already."""
     return cupy.cuda.Device(index)
+
+
+# Note: out of memory, CuPy's pool raises cupy.cuda.memory.OutOfMemoryError, looked up by
+# name in its module when it raises: xpgpu's DeviceMemoryError (a subclass of both) takes
+# that name once here, so the user gets the function, the device, the request and the
+# free memory with the fix, and code catching CuPy's class still catches it.
+# https://github.com/cupy/cupy/blob/main/cupy/cuda/memory.pyx
+OutOfMemoryError = _memory.install(
+    cupy.cuda.memory, "OutOfMemoryError",
+    lambda: f"cuda:{cupy.cuda.runtime.getDevice()}", cupy.cuda.runtime.memGetInfo)
 
 
 def device_properties(index: int) -> dict[str, Any]:
