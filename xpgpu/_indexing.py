@@ -20,6 +20,7 @@ from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION, DType, bool_
 from ._scalars import INT_BOUNDS
 
 _INTEGRAL = KINDS["integral"]
+_new = object.__new__
 _BOUND = frozenset({int, type(None)})  # slice bounds the fast paths take
 _FLOATING_I = tuple(d in CATEGORIES["floating-point"] for d in ALL)  # by dtype index
 _INT_RANGE = tuple(INT_BOUNDS.get(d) for d in ALL)
@@ -175,8 +176,31 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
 
 def __getitem__(self: Array, key: Any, /) -> Array:
     data = self._data
-    # Fast path: one int or slice indexing a 1-D array.
     t = type(key)
+    # Fast paths: a slice of Python ints (or None) into a 1-D array, always a view of
+    # the backend's array type; a tuple of one int or such slice per axis.
+    if (t is slice and data.ndim == 1 and type(key.start) in _BOUND
+            and type(key.stop) in _BOUND and type(key.step) in _BOUND and key.step != 0):
+        a = _new(Array)
+        a._data = data[key]
+        a._dtype = self._dtype
+        a._device = self._device
+        return a
+    if t is tuple and len(key) == data.ndim:
+        for k in key:
+            tk = type(k)
+            if tk is not int and (tk is not slice or type(k.start) not in _BOUND
+                                  or type(k.stop) not in _BOUND
+                                  or type(k.step) not in _BOUND or k.step == 0):
+                break
+        else:
+            try:
+                result = data[key]
+            except IndexError as e:  # an int out of bounds
+                raise IndexError(f"__getitem__: {e}") from None
+            if type(result) is not self._device.backend.ndarray:
+                return wrap_checked("__getitem__", result, self._device, self._dtype)
+            return wrap(result, self._dtype, self._device)
     if data.ndim == 1 and ((t is slice and key.step != 0) or t is int):
         try:
             result = data[key]
