@@ -5,6 +5,7 @@
     XPGPU_CONFORMANCE_DEVICE=cuda:0 nox -s conformance
     nox -s bench -- --device cuda:0 --large    # --large goes to the scripts that take it
     nox -s peers -- --device cpu,cuda:0 --profile strict    # peers' own suites (peers/)
+    nox -s bench -- --quick                     # suite.py (and others taking it) in seconds
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Every benchmarks/*.py script on one device (``-- --device cuda:0``, else
+    """Every benchmarks/*.py script (suite.py writes its CSV, Markdown and PNG to bench-out/)
+    on one device (``-- --device cuda:0``, else
     XPGPU_DEFAULT_DEVICE, else the default). The device reaches every script through
     XPGPU_DEFAULT_DEVICE; the arguments after -- go to the scripts that take all of them."""
     args = list(session.posargs)
@@ -87,10 +89,11 @@ def bench(session: nox.Session) -> None:
         i = args.index("--device")
         device = args[i + 1]
         del args[i : i + 2]
-    session.install("-e", _package([], device or "cpu"), "array-api-strict")
+    session.install("-e", _package([], device or "cpu"), "array-api-strict", "array-api-compat",
+                    "matplotlib")
     env = {"XPGPU_DEFAULT_DEVICE": device} if device else {}
     options = [a.split("=")[0] for a in args if a.startswith("--")]
-    for script in sorted((ROOT / "benchmarks").glob("*.py")):
+    for script in sorted((ROOT / "benchmarks").glob("[!_]*.py")):  # _*.py: helpers
         text = script.read_text()
         takes = all(f'"{option}"' in text for option in options)
         session.run("python", str(script.relative_to(ROOT)), *(args if takes else []), env=env)

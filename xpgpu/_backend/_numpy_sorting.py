@@ -35,13 +35,16 @@ _PROBES = {t: numpy.array([0.0, numpy.finfo(t).smallest_subnormal, numpy.nan], d
 
 
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
+    s = a.copy(order="K")  # numpy.sort, without its Python wrapper
     if kind != "stable" or a.dtype.kind in "biu":
-        return numpy.sort(a, axis=axis)
+        s.sort(axis=axis)
+        return s
     probes = _PROBES.get(a.dtype.type)
     if probes is None or a.ndim != 1:
-        return numpy.sort(a, axis=axis, kind="stable")
-    s = numpy.sort(a)
-    zeros, positive, nans = numpy.searchsorted(s, probes).tolist()
+        s.sort(axis=axis, kind="stable")
+        return s
+    s.sort()
+    zeros, positive, nans = s.searchsorted(probes).tolist()
     if positive - zeros > 1:
         s[zeros:positive] = a[a == 0]
     if a.shape[0] - nans > 1:
