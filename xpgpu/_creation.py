@@ -171,7 +171,7 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
                             target, dtype)
     elif rank > _DTYPE_RANK[dtype]:
         return _cast_sequence(func, obj, rank, dtype, target)
-    bounds = INT_BOUNDS.get(dtype)
+    bounds = _INT_RANGE[dtype._i]
     if bounds is not None and not bounds[0] <= lo <= hi <= bounds[1]:
         bad = lo if lo < bounds[0] else hi
         v.fail(func, f"Python int {bad} is out of range for dtype {dtype.name} "
@@ -185,6 +185,8 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
         _ragged(func)
     if target is not CPU:
         host = transfer(host, CPU, target)
+    elif host.dtype is dtype.dtype:
+        return wrap(host, dtype, target)
     return wrap_checked(func, host, target, dtype)
 
 
@@ -284,6 +286,7 @@ def _from_array(func: str, x: Array, dtype: DType | None, target: Device | None,
 _DEFAULT_FLOAT = DEFAULTS["real floating"]
 _DEFAULT_INT = DEFAULTS["integral"]
 _FLOATING_I = tuple(d in _FLOATING for d in ALL)  # by dtype index
+_INT_RANGE = tuple(INT_BOUNDS.get(d) for d in ALL)  # by dtype index
 _SMALL = 1 << 40  # a one-dimensional shape below this needs no size check
 
 

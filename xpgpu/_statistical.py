@@ -60,7 +60,9 @@ def _simple(x: object, axis: object, keepdims: object, allowed: tuple[bool, ...]
 def _reduced(func: str, data: Any, x: Array) -> Array:
     """The result of a reduction of ``x`` (NumPy returns a scalar for a 0-d one)."""
     backend = x._device.backend
-    if type(data) is backend.ndarray and data.dtype is x._dtype.dtype:
+    if type(data) is not backend.ndarray:
+        data = backend.asarray(data)
+    if data.dtype is x._dtype.dtype:
         return wrap(data, x._dtype, x._device)
     return wrap_checked(func, data, x._device, x._dtype)
 

@@ -62,9 +62,32 @@ def asarray_host(obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
     return numpy.asarray(obj, dtype=dtype, copy=copy)
 
 
+# Note: NumPy's module functions for reductions and reshapes (numpy.sum, numpy.reshape
+# ...) are Python wrappers that cost about 1 µs a call before they reach the ndarray
+# method of the same name, which runs the same code (the same ufunc reduction): the
+# backend calls the method directly on an ndarray, and the function on anything else.
+def _method(function: Any) -> Any:
+    method = getattr(numpy.ndarray, function.__name__)
+    ndarray = numpy.ndarray
+
+    def call(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(a) is ndarray:
+            return method(a, *args, **kwargs)
+        return function(a, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = function.__name__
+    return call
+
+
+_METHODS = {name: _method(getattr(numpy, name)) for name in (
+    "sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "clip",
+    "reshape", "transpose", "cumsum", "cumprod")}
+
 # Fixes of NumPy's results where they differ from the standard, by the standard's name.
 FIXES: dict[str, Any] = {"setitem": operator.setitem}  # x[key] = value
 FIXES["astype"] = lambda x, dtype: x.astype(dtype)  # the method, as a function (CuPy's too)
+FIXES.update(_METHODS)
+FIXES["permute_dims"] = _METHODS["transpose"]
 FIXES["logspace"] = _numpy_logspace.logspace  # exact integer dtypes, no warnings
 FIXES.update(_numpy_special.FIXES)  # element-wise special cases of the standard
 FIXES.update(_SORTING_FIXES)  # searchsorted with a Python scalar

@@ -35,7 +35,9 @@ _PROBES = {t: numpy.array([0.0, numpy.finfo(t).smallest_subnormal, numpy.nan], d
 
 
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
-    s = a.copy(order="K")  # numpy.sort, without its Python wrapper
+    # numpy.sort without its Python wrapper; a copy in C order (numpy.sort keeps a's
+    # layout, and sorting a reversed view's copy in place then runs on negative strides).
+    s = a.copy()
     if kind != "stable" or a.dtype.kind in "biu":
         s.sort(axis=axis)
         return s
