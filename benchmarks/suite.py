@@ -56,13 +56,15 @@ STAT: Callable[[list[float]], float] = statistics.median  # --stat min: the best
 CLOCK: Callable[[], float] = time.perf_counter
 
 
-def timed(funcs: dict[str, Callable[[], Any]], sync: Callable[[], None], rounds: int,
+def timed(funcs: dict[str, Callable[[], Any]], sync: Any, rounds: int,
           seconds: float) -> dict[str, float]:
     """Median (or, with --stat min, best) µs per call of each function; the functions'
     rounds alternate. A function that raises is reported as NaN (a library lacking the
     operation)."""
+    syncs = sync if isinstance(sync, dict) else dict.fromkeys(funcs, sync)  # per library
     live: dict[str, tuple[Callable[[], Any], int]] = {}
     for name, func in funcs.items():
+        sync = syncs[name]
         try:
             func()
             sync()
@@ -73,6 +75,7 @@ def timed(funcs: dict[str, Callable[[], Any]], sync: Callable[[], None], rounds:
     times: dict[str, list[float]] = {name: [] for name in live}
     for _ in range(rounds):
         for name, (func, n) in live.items():
+            sync = syncs[name]
             start = CLOCK()
             for _ in range(n):
                 func()
@@ -101,10 +104,11 @@ def percall(libs: list[_libs.Lib], kind: str, rounds: int, seconds: float) -> li
     rng = np.random.default_rng(0)
     host = _libs.host_inputs(rng)
     ops = {lib.name: lib.percall(host) for lib in libs}
+    syncs = {lib.name: lib.sync for lib in libs}
     base = libs[1].name  # NumPy or CuPy
     rows = []
     for op, group in _libs.PERCALL:
-        times = timed({lib: ops[lib][op] for lib in ops}, libs[0].sync, rounds, seconds)
+        times = timed({lib: ops[lib][op] for lib in ops}, syncs, rounds, seconds)
         ours, ref = times["xpgpu"], times[base]
         if kind == "cpu":
             budget = 1.0 if group == "fast" else 2.0
@@ -155,7 +159,7 @@ def throughput(libs: list[_libs.Lib], kind: str, sizes: list[int], rounds: int,
                     a, b, m = arrays[lib.name]
                     funcs[lib.name] = (_copy(lib, a) if op == "copy"
                                        else lib.throughput(op, a, b, m))
-                times = timed(funcs, libs[0].sync, rounds, seconds)
+                times = timed(funcs, {lib.name: lib.sync for lib in libs}, rounds, seconds)
                 moved = n * (per * itemsize + mask_bytes)
                 gbs = {lib: moved / (t * 1e-6) / 1e9 for lib, t in times.items()}
                 if op == "copy":
@@ -207,10 +211,11 @@ def sorting(libs: list[_libs.Lib], n: int, rounds: int) -> list[dict[str, Any]]:
                     kw = npkw if lib.name == "NumPy" else {}
                     funcs[lib.name] = (lambda x=x, mod=mod, kw=kw: mod.sort(x, **kw))
             elif lib.name == "PyTorch":
-                funcs[lib.name] = (lambda x=x, kw=torchkw: lib.ns.sort(x, **kw))
+                sort = lib.ns._module.sort
+                funcs[lib.name] = (lambda x=x, kw=torchkw, sort=sort: sort(x, **kw).values)
             else:
                 funcs[lib.name] = (lambda x=x, ns=lib.ns, kw=std: ns.sort(x, **kw))
-        times = timed(funcs, libs[0].sync, rounds, 0.0)
+        times = timed(funcs, {lib.name: lib.sync for lib in libs}, rounds, 0.0)
         base = times[libs[1].name]
         for lib, t in times.items():
             rows.append({"op": label, "size": n, "lib": lib, "us": t, "ratio": t / base})
@@ -352,6 +357,7 @@ def main(argv: list[str] | None = None) -> int:
 
     where = (f"{platform.machine()}, {os.cpu_count()} cores" if kind == "cpu"
              else libs[1].ns._module.cuda.runtime.getDeviceProperties(device.index)["name"])
+    where = where.decode() if isinstance(where, bytes) else where
     header = (f"xpgpu {xp.__version__} on {device} ({where!s}); "
               f"{', '.join(names)}; Python {platform.python_version()}, NumPy {np.__version__}; "
               f"{args.stat} of {rounds} interleaved rounds, "
