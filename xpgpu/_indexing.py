@@ -196,8 +196,8 @@ def __getitem__(self: Array, key: Any, /) -> Array:
         else:
             try:
                 result = data[key]
-            except IndexError as e:  # an int out of bounds
-                raise IndexError(f"__getitem__: {e}") from None
+            except IndexError:  # an int out of bounds
+                raise IndexError(_out_of_bounds("__getitem__", data.shape, key)) from None
             if type(result) is not self._device.backend.ndarray:
                 return wrap_checked("__getitem__", result, self._device, self._dtype)
             return wrap(result, self._dtype, self._device)

@@ -158,7 +158,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     # Fast path: real arrays of one shape, dtype and device along the last axis: one
     # (batched) product of rows by columns, as the general path below computes it.
     if (type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype
-            and x1._device is x2._device and axis == -1 and type(axis) is int
+            and x1._device is x2._device and type(axis) is int and axis == -1
             and _REAL_NUMERIC_I[x1._dtype._i]):
         a, b = x1._data, x2._data
         shape = a.shape

@@ -41,10 +41,9 @@ def _argsort(x: Array, axis: int, descending: bool, kind: Any) -> Any:
     backend = x._device.backend
     if not descending:
         return backend.argsort(x._data, axis=axis, kind=kind)
-    if kind is None:  # any order of ties: the ascending order, reversed
-        return backend.flip(backend.argsort(x._data, axis=axis), axis=axis)
     # Note: flipping an ascending sort reverses the order of equal elements; sorting the
-    # reversed input and flipping back keeps ties in their original order (stable).
+    # reversed input and flipping back keeps ties in their original order (stable). With
+    # stable=False too, so that ties come out as array-api-strict orders them.
     last = x.shape[axis] - 1
     idx = backend.argsort(backend.flip(x._data, axis=axis), axis=axis, kind=kind)
     return backend.subtract(last, backend.flip(idx, axis=axis))
