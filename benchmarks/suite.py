@@ -23,7 +23,8 @@ milliseconds, then a synchronisation), and each figure is the median of the roun
 time on CUDA; on the CPU the thread's CPU time, so other processes' load counts less). The run
 writes CSV files, a Markdown summary and matplotlib plots (PNG, when matplotlib is installed)
 into ``--out`` (default ``bench-out``); the documentation's figures are made with
-``--out docs/_static/bench``. The exit status is 0 whatever the targets show, unless
+``--out docs/_static/bench``; where matplotlib is missing (a GPU machine, say), ``--replot``
+draws them later from the CSV files. The exit status is 0 whatever the targets show, unless
 ``--strict``.
 """
 
@@ -323,6 +324,37 @@ def plots(out: Path, kind: str, percall_rows: list[dict[str, Any]],
     return written
 
 
+def read_csv(path: Path) -> list[dict[str, Any]]:
+    """Rows written by write_csv, with their numbers as numbers."""
+    if not path.exists():
+        return []
+    rows = []
+    with path.open(newline="") as f:
+        for r in csv.DictReader(f):
+            for k, value in r.items():
+                if k == "size":
+                    r[k] = int(value)  # type: ignore[assignment]
+                elif k in ("us", "ratio", "diff_us", "gbs", "of_copy"):
+                    r[k] = float(value)  # type: ignore[assignment]
+            rows.append(r)
+    return rows
+
+
+def replot(out: Path) -> int:
+    """The plots of the CSV files in ``out`` (from a run on a machine without matplotlib)."""
+    written = []
+    for kind in ("cpu", "cuda"):
+        pc = read_csv(out / f"{kind}-percall.csv")
+        tp = read_csv(out / f"{kind}-throughput.csv")
+        rows = pc or tp
+        if not rows:
+            continue
+        libs = list(dict.fromkeys(r["lib"] for r in rows))
+        written += plots(out, kind, pc, tp, libs, libs[1])
+    print("\n".join(map(str, written)) or f"no CSV files in {out}")
+    return 0 if written else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -337,7 +369,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stat", choices=("median", "min"), default="median",
                         help="the rounds' median (default) or best (on a busy machine)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--replot", action="store_true",
+                        help="only draw the plots of the CSV files in --out (no timing)")
     args = parser.parse_args(argv)
+    if args.replot:
+        return replot(Path(args.out))
     global STAT, CLOCK
     STAT = min if args.stat == "min" else statistics.median
 
