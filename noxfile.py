@@ -54,7 +54,7 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def conformance(session: nox.Session) -> None:
-    """The official suite (fetched into .suite/, see conformance/README.md) on one device and
+    """The official suite (cloned into .suite/, see conformance/README.md) on one device and
     revision. Arguments after -- go to conformance/run.py; without them the device and revision
     come from XPGPU_CONFORMANCE_DEVICE (default cpu) and XPGPU_CONFORMANCE_VERSION (2025.12)."""
     args = session.posargs or [
@@ -64,7 +64,7 @@ def conformance(session: nox.Session) -> None:
     device = args[args.index("--device") + 1] if "--device" in args else "cpu"
     suite = ROOT / ".suite" / "array-api-tests"
     if "--suite" not in args and not (suite / "array_api_tests").is_dir():
-        session.error(f"no suite at {suite}: fetch it as conformance/README.md shows")
+        session.error(f"no suite at {suite}: clone it as conformance/README.md shows")
     session.install("-e", _package(["conformance"], device))
     session.run("python", "conformance/run.py", *args)
 

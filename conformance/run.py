@@ -1,4 +1,4 @@
-"""Run the official array API conformance suite (data-apis/array-api-tests) against xpgpu.
+r"""Run the official array API conformance suite (data-apis/array-api-tests) against xpgpu.
 
     python conformance/run.py --suite .suite/array-api-tests --device cpu --version 2025.12 \
         --max-examples 100 [-n N] [--files test_a.py ...] [--out conformance/reports] [-- ARGS]
@@ -294,7 +294,7 @@ def device_family(device: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
+    parser = argparse.ArgumentParser(prog="python conformance/run.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suite", type=Path, default=ROOT / ".suite" / "array-api-tests",
                         help="the array-api-tests checkout (default: .suite/array-api-tests)")

@@ -198,3 +198,14 @@ def test_suite_commit_from_git_or_the_pin(tmp_path: Path) -> None:
     inner = tmp_path / "copy"
     inner.mkdir()
     assert run.suite_commit(inner).startswith(run.pinned_commit())
+
+
+def test_help_shows_the_usage_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` names the command as it is typed, and the docstring's continued usage line
+    stays two lines (a backslash-newline in a non-raw docstring joined them)."""
+    with pytest.raises(SystemExit) as exit_info:
+        run.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python conformance/run.py [-h]")
+    assert "--version 2025.12 \\\n        --max-examples 100" in out
