@@ -73,4 +73,19 @@ def test_extensions():
 def test_no_private_or_backend_names_leak():
     public = {n for n in dir(xp) if not n.startswith("_")}
     assert "numpy" not in public and "cupy" not in public and "np" not in public
-    assert public - set(xp.__all__) <= {"annotations"}  # from __future__
+    assert public == {n for n in xp.__all__ if not n.startswith("_")}
+    for module in (xp, xp.linalg, xp.fft):
+        shown = dir(module)
+        assert set(module.__all__) <= set(shown), module.__name__
+        # Only public names and dunders: no helpers, no private submodules.
+        assert [n for n in shown if n.startswith("_") and not n.endswith("__")] == []
+        assert [n for n in shown if not n.startswith("_") and n not in module.__all__] == []
+        assert "__version__" in dir(xp) and "__array_api_version__" in dir(xp)
+
+
+def test_private_submodules_still_import():
+    import xpgpu._dtypes
+    from xpgpu._array import Array
+
+    assert Array is xp.Array
+    assert xpgpu._dtypes.float32 is xp.float32

@@ -4,8 +4,6 @@ Arrays live on a device, ``cpu`` (NumPy underneath) or ``cuda:N`` (CuPy undernea
 the standard's semantics sit above both. See https://data-apis.org/array-api/2025.12/
 """
 
-from __future__ import annotations
-
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
@@ -380,3 +378,9 @@ from ._version import from_environment as _from_environment
 
 _from_environment()
 del _from_environment
+
+
+def __dir__() -> list[str]:
+    """The public names and the module's dunders: no private submodules in ``dir(xpgpu)``
+    or tab completion (they stay importable: ``from xpgpu._dtypes import DType``)."""
+    return sorted({*__all__, *(n for n in globals() if n[:2] == n[-2:] == "__")})

@@ -202,3 +202,8 @@ def fftshift(x: Array, /, *, axes: int | tuple[int, ...] | None = None) -> Array
 def ifftshift(x: Array, /, *, axes: int | tuple[int, ...] | None = None) -> Array:
     """Inverse of fftshift. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ifftshift.html"""
     return _shift("ifftshift", x, axes)
+
+
+def __dir__() -> list[str]:
+    """The public names and the module's dunders (no helpers) in ``dir()``."""
+    return sorted({*__all__, *(n for n in globals() if n[:2] == n[-2:] == "__")})

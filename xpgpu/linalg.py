@@ -455,3 +455,8 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
     else:
         data = ((a ** float(ord)).sum(axis=axes, keepdims=keepdims)) ** (1.0 / ord)
     return wrap_checked(func, data, x._device, real)
+
+
+def __dir__() -> list[str]:
+    """The public names and the module's dunders (no helpers) in ``dir()``."""
+    return sorted({*__all__, *(n for n in globals() if n[:2] == n[-2:] == "__")})
