@@ -9,7 +9,18 @@ import xpgpu as xp
 from xpgpu import _devices
 
 _CUDA = _devices.cuda_devices()
+_NO_CUDA = "no CUDA device: the tests marked cuda run where CuPy sees a GPU"
 
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """On a machine without CUDA, every skip of a test marked ``cuda`` is reported at one
+    place, so ``-ra`` prints one line with their count instead of one line per test."""
+    report = yield
+    if (not _CUDA and report.skipped and isinstance(report.longrepr, tuple)
+            and item.get_closest_marker("cuda") is not None):
+        report.longrepr = (__file__, None, _NO_CUDA)
+    return report
 
 
 @pytest.fixture(
