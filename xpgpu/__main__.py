@@ -66,7 +66,7 @@ def _raises(error: type[Exception], func: Callable[[], object]) -> bool:
 def checks(d: _devices.Device) -> list[tuple[str, Callable[[], bool]]]:
     """The self-check: (description, check) pairs, each compared with written-out values."""
     # Any: the operators and indexing are installed on Array at import, unseen by mypy.
-    def a(values: object, dtype: object = None) -> Any:
+    def a(values: Any, dtype: Any = None) -> Any:
         return xp.asarray(values, dtype=dtype, device=d)
 
     def same(x: Any, dtype: object, values: object) -> bool:
