@@ -106,26 +106,32 @@ class Array:
 
     @property
     def dtype(self) -> DType:
+        """The data type, one of xpgpu's dtype singletons. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.dtype.html"""
         return self._dtype
 
     @property
     def device(self) -> Device:
+        """The device the array lives on. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.device.html"""
         return self._device
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.ndim.html"""
         return self._data.ndim  # type: ignore[no-any-return]
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The shape, a tuple of ints. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.shape.html"""
         return self._data.shape  # type: ignore[no-any-return]
 
     @property
     def size(self) -> int:
+        """The number of elements. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.size.html"""
         return self._data.size  # type: ignore[no-any-return]
 
     @property
     def T(self) -> Array:
+        """The transpose of a 2-D array. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.T.html"""
         if self._data.ndim != 2:
             v.fail("Array.T", f"requires a 2-D array, got {self._data.ndim}-D; "
                               "use matrix_transpose() or permute_dims()", ValueError)
@@ -133,6 +139,7 @@ class Array:
 
     @property
     def mT(self) -> Array:
+        """The transpose of each matrix in a stack (the last two axes). See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.mT.html"""
         if self._data.ndim < 2:
             v.fail("Array.mT", f"requires at least 2 dimensions, got {self._data.ndim}; use "
                               "expand_dims() or reshape() first",
@@ -159,15 +166,19 @@ class Array:
         return self._data.item()  # on CUDA: one synchronising copy of one element
 
     def __bool__(self) -> bool:
+        """A zero-dimensional array as a Python bool. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__bool__.html"""
         return bool(self._scalar("__bool__", _ALL_KINDS))
 
     def __complex__(self) -> complex:
+        """A zero-dimensional array as a Python complex. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__complex__.html"""
         return complex(self._scalar("__complex__", _ALL_KINDS))
 
     def __float__(self) -> float:
+        """A zero-dimensional real array as a Python float. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__float__.html"""
         return float(self._scalar("__float__", _REAL_KINDS))
 
     def __int__(self) -> int:
+        """A zero-dimensional real array as a Python int. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__int__.html"""
         value = self._scalar("__int__", _REAL_KINDS)
         try:
             return int(value)
@@ -175,14 +186,17 @@ class Array:
             raise type(e)(f"__int__: cannot convert {value} to int") from None
 
     def __index__(self) -> int:
+        """A zero-dimensional integer array as a Python int, for indexing. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.array.__index__.html"""
         if self._dtype not in _INDEX_KINDS:
             v.fail("__index__", f"only integer arrays can be used as an index, "
                                 f"not dtype {self._dtype.name}; use astype(x, xpgpu.int64)")
         return int(self._scalar("__index__", _INDEX_KINDS))
 
-    # Note: not in the standard, which leaves iteration unspecified; Python would iterate
-    # through __getitem__ with ints, which refuses them beyond 1-D, so only 1-D iterates.
     def __iter__(self) -> Iterator[Array]:
+        """The elements of a 1-D array, as 0-d arrays; for more dimensions use unstack().
+        Not in the standard."""
+        # Note: not in the standard, which leaves iteration unspecified; Python would iterate
+        # through __getitem__ with ints, which refuses them beyond 1-D, so only 1-D iterates.
         if self._data.ndim != 1:
             v.fail("__iter__", f"only 1-D arrays can be iterated, got {self._data.ndim}-D; "
                                "use unstack()")
@@ -204,10 +218,12 @@ class Array:
         # is accepted (the standard allows ignoring it) and the copy synchronises.
         return wrap(transfer(self._data, self._device, target), self._dtype, target)
 
-    # Note: __array__ is not in the standard. NumPy calls it in numpy.asarray(x), which
-    # without it silently builds a 0-d object array; on the CPU it returns the data, on
-    # CUDA it raises, as CuPy does, so no device array reaches NumPy implicitly.
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """The data as a NumPy array, for ``numpy.asarray(x)``: cpu arrays only (move a
+        CUDA array with ``x.to_device("cpu")`` first). Not in the standard."""
+        # Note: __array__ is not in the standard. NumPy calls it in numpy.asarray(x), which
+        # without it silently builds a 0-d object array; on the CPU it returns the data, on
+        # CUDA it raises, as CuPy does, so no device array reaches NumPy implicitly.
         if self._device is not CPU:
             v.fail("__array__", f"implicit conversion of a {self._device} array to NumPy is "
                                 "not allowed; use x.to_device('cpu') or numpy.from_dlpack")

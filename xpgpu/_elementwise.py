@@ -148,6 +148,9 @@ def _describe(func: Callable[..., Any], label: str, name: str, category: str) ->
         func.__module__ = "xpgpu"
         func.__doc__ = (f"{name}: element-wise; inputs of {category} dtypes.\n\n"
                         f"See {_SPEC.format(name)}")
+    else:  # the array's operator: help(xpgpu.Array) shows this, not a source comment
+        func.__doc__ = (f"``{name}(self, other)`` as an operator. See "
+                        f"{_SPEC.format('array.' + label)}")
 
 
 def _plain(name: str, value: Any, dtype: DType) -> Any:

@@ -42,6 +42,13 @@ _SYMBOL = {f"__i{op}__": s for op, s in (
     ("mod", "%"), ("pow", "**"), ("matmul", "@"), ("and", "&"), ("or", "|"), ("xor", "^"),
     ("lshift", "<<"), ("rshift", ">>"))}
 _FUNCTIONS: dict[str, Callable[..., Array]] = {**FUNCTIONS, "matmul": matmul}
+_SPEC = "https://data-apis.org/array-api/2025.12/API_specification/array_object.html#operators"
+_DOC = {
+    "fwd": "``{f}(self, other)`` as an operator. See {spec}",
+    "rev": "``{f}(other, self)``: the reflected operator. See {spec}",
+    "inplace": "``self = {f}(self, other)``, in place: the result must keep the array's dtype "
+               "and shape. See {spec}",
+}
 # Operand types handled without a second look; others go through scalar_type().
 _OPERANDS = frozenset({Array, bool, int, float, complex})
 
@@ -87,6 +94,7 @@ def _make(dunder: str, name: str, mode: str) -> Callable[..., Any]:
             self._data[...] = result._data
             return self
     op.__name__ = op.__qualname__ = dunder
+    op.__doc__ = _DOC[mode].format(f=name, spec=_SPEC)
     return op
 
 

@@ -37,7 +37,7 @@ def logspace(start: int | float, stop: int | float, /, num: int = 50, *,
     Proof sketch of the integer rule: pow gives r within 2 ulp of ``base ** y``, so R lies
     within 3 ulp of r. Where ``trunc`` takes one value on [r - 4 ulp, r + 4 ulp], that
     value is ``trunc(R)``. Elsewhere r is near an integer (or beyond 2**49, where
-    integers are dense) and R is computed exactly: with |base| = odd * 2**k, as
+    integers are dense) and R is computed exactly: with ``|base| = odd * 2**k``, as
     ``ldexp(odd ** y, k * y)`` (one rounding) when y is a non-negative integer and
     ``odd ** y``, taken by squaring, fits 64 bits, which settles exact ties such as
     7 ** 19; else as exp(y ln base) in double-double (about 2**-96 relative), whose
