@@ -6,6 +6,7 @@ https://data-apis.org/array-api/2025.12/API_specification/linear_algebra_functio
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from . import _validate as v
@@ -99,7 +100,8 @@ def matrix_transpose(x: Array, /) -> Array:
     return wrap(x._data.swapaxes(-1, -2), x._dtype, x._device)
 
 
-def tensordot(x1: Array, x2: Array, /, *, axes: Any = 2) -> Array:
+def tensordot(x1: Array, x2: Array, /, *,
+              axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
     """Tensor contraction over axes. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.tensordot.html"""
     func = "tensordot"
     dtype, device = promote_arrays(func, _NUMERIC, x1, x2)

@@ -1,5 +1,6 @@
-"""Type aliases for the stubs (``__init__.pyi``, ``linalg.pyi``, ``fft.pyi``) and for the
-array's operators; read by type checkers only: no module of this name exists at run time."""
+"""Type aliases of the declared signatures (the stub ``__init__.pyi``, ``linalg``, ``fft`` and
+the array's operators); read by type checkers only: no module of this name exists at run
+time."""
 
 from types import EllipsisType
 from typing import Any, Protocol, TypeAlias, TypeVar

@@ -9,12 +9,17 @@ the result dtype is checked on every call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Literal
 
 from . import _validate as v
 from ._array import Array, array_arg, wrap, wrap_checked
 from ._dtypes import CATEGORIES, COMPLEX_OF, REAL_OF, DType, float64
+
+if TYPE_CHECKING:  # the stub-only module of the argument types
+    from ._typing import DeviceArg, DTypeArg
+
+_Norm = Literal["backward", "ortho", "forward"]
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -39,12 +44,12 @@ _N_D = {"fftn": "c2c", "ifftn": "c2c", "rfftn": "r2c", "irfftn": "c2r"}
 
 # ---- helpers --------------------------------------------------------------------------
 
-def _norm_arg(func: str, norm: object) -> str:
+def _norm_arg(func: str, norm: object) -> _Norm:
     if not isinstance(norm, str) or norm not in _NORMS:
         v.fail(func, f"norm must be 'backward', 'ortho' or 'forward', not {norm!r}; use "
                      "one of them",
                ValueError)
-    return norm
+    return norm  # type: ignore[return-value]
 
 
 def _length(func: str, value: object, name: str) -> int:
@@ -68,7 +73,7 @@ def _make_1d(name: str) -> Callable[..., Array]:
     allowed, result = _KINDS[kind]
 
     def transform(x: Array, /, *, n: int | None = None, axis: int = -1,
-                  norm: str = "backward") -> Array:
+                  norm: _Norm = "backward") -> Array:
         x = array_arg(name, x, "x", allowed)
         ax = v.axis_arg(name, axis, x.ndim)
         size = _default_length(name, kind, x.shape[ax], ax) if n is None \
@@ -88,8 +93,8 @@ def _make_nd(name: str) -> Callable[..., Array]:
     kind = _N_D[name]
     allowed, result = _KINDS[kind]
 
-    def transform(x: Array, /, *, s: Any = None, axes: Any = None,
-                  norm: str = "backward") -> Array:
+    def transform(x: Array, /, *, s: Sequence[int] | None = None,
+                  axes: Sequence[int] | None = None, norm: _Norm = "backward") -> Array:
         x = array_arg(name, x, "x", allowed)
         shape = x.shape
         if axes is None:
@@ -138,16 +143,39 @@ def _axes_list(func: str, axes: object, ndim: int) -> tuple[int, ...]:
 
 # ---- transforms -----------------------------------------------------------------------
 
-fft = _make_1d("fft")
-ifft = _make_1d("ifft")
-rfft = _make_1d("rfft")
-irfft = _make_1d("irfft")
-hfft = _make_1d("hfft")
-ihfft = _make_1d("ihfft")
-fftn = _make_nd("fftn")
-ifftn = _make_nd("ifftn")
-rfftn = _make_nd("rfftn")
-irfftn = _make_nd("irfftn")
+# The transforms are built from tables; type checkers read their signatures here.
+if TYPE_CHECKING:
+    def fft(x: Array, /, *, n: int | None = None, axis: int = -1,
+            norm: _Norm = "backward") -> Array: ...
+    def ifft(x: Array, /, *, n: int | None = None, axis: int = -1,
+             norm: _Norm = "backward") -> Array: ...
+    def rfft(x: Array, /, *, n: int | None = None, axis: int = -1,
+             norm: _Norm = "backward") -> Array: ...
+    def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
+              norm: _Norm = "backward") -> Array: ...
+    def hfft(x: Array, /, *, n: int | None = None, axis: int = -1,
+             norm: _Norm = "backward") -> Array: ...
+    def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
+              norm: _Norm = "backward") -> Array: ...
+    def fftn(x: Array, /, *, s: Sequence[int] | None = None,
+             axes: Sequence[int] | None = None, norm: _Norm = "backward") -> Array: ...
+    def ifftn(x: Array, /, *, s: Sequence[int] | None = None,
+              axes: Sequence[int] | None = None, norm: _Norm = "backward") -> Array: ...
+    def rfftn(x: Array, /, *, s: Sequence[int] | None = None,
+              axes: Sequence[int] | None = None, norm: _Norm = "backward") -> Array: ...
+    def irfftn(x: Array, /, *, s: Sequence[int] | None = None,
+               axes: Sequence[int] | None = None, norm: _Norm = "backward") -> Array: ...
+else:
+    fft = _make_1d("fft")
+    ifft = _make_1d("ifft")
+    rfft = _make_1d("rfft")
+    irfft = _make_1d("irfft")
+    hfft = _make_1d("hfft")
+    ihfft = _make_1d("ihfft")
+    fftn = _make_nd("fftn")
+    ifftn = _make_nd("ifftn")
+    rfftn = _make_nd("rfftn")
+    irfftn = _make_nd("irfftn")
 
 
 # ---- frequencies and shifts -----------------------------------------------------------
@@ -170,12 +198,14 @@ def _freq(name: str, n: object, d: object, dtype: object, device: object) -> Arr
     return wrap_checked(name, data, target, out)
 
 
-def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: DTypeArg | None = None,
+            device: DeviceArg | None = None) -> Array:
     """Sample frequencies of fft. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.fftfreq.html"""
     return _freq("fftfreq", n, d, dtype, device)
 
 
-def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: DTypeArg | None = None,
+             device: DeviceArg | None = None) -> Array:
     """Sample frequencies of rfft. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.rfftfreq.html"""
     return _freq("rfftfreq", n, d, dtype, device)
 
@@ -194,12 +224,12 @@ def _shift(name: str, x: Array, axes: object) -> Array:
     return wrap_checked(name, data, x._device, x._dtype)
 
 
-def fftshift(x: Array, /, *, axes: int | tuple[int, ...] | None = None) -> Array:
+def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """Shift the zero frequency to the centre. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.fftshift.html"""
     return _shift("fftshift", x, axes)
 
 
-def ifftshift(x: Array, /, *, axes: int | tuple[int, ...] | None = None) -> Array:
+def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """Inverse of fftshift. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ifftshift.html"""
     return _shift("ifftshift", x, axes)
 

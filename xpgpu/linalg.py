@@ -11,7 +11,7 @@ float32 (or complex64) out, checked on every call.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, wrap, wrap_checked
@@ -25,6 +25,9 @@ from ._linear_algebra import (
     tensordot,
     vecdot,
 )
+
+if TYPE_CHECKING:  # the stub-only module of the argument types
+    from ._typing import DTypeArg
 
 # The result types (EigResult, EighResult, QRResult, SlogdetResult, SVDResult) are public
 # but, as in the standard's stubs, not in __all__.
@@ -200,7 +203,7 @@ def eigvals(x: Array, /) -> Array:
     return wrap_checked("eigvals", w.astype(cdtype.dtype, copy=False), x._device, cdtype)
 
 
-def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
+def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
     """QR decomposition. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.qr.html"""
     x = _matrices("qr", x)
     if mode not in ("reduced", "complete") or not isinstance(mode, str):
@@ -367,7 +370,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     return wrap(data, x._dtype, x._device)
 
 
-def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
+def trace(x: Array, /, *, offset: int = 0, dtype: DTypeArg | None = None) -> Array:
     """Sums along diagonals. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.trace.html"""
     x = _matrices("trace", x, allowed=_NUMERIC)
     offset = _offset("trace", x, offset)
@@ -388,7 +391,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
 
 
 def matrix_norm(x: Array, /, *, keepdims: bool = False,
-                ord: int | float | str | None = "fro") -> Array:
+                ord: int | float | Literal["fro", "nuc"] | None = "fro") -> Array:
     """Matrix norms. See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.matrix_norm.html"""
     func = "matrix_norm"
     x = _matrices(func, x)

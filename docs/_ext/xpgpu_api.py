@@ -1,8 +1,8 @@
 """Sphinx extension for xpgpu's API pages and benchmark plots.
 
-- Signatures come from the type stubs (``xpgpu/__init__.pyi``, ``linalg.pyi``, ``fft.pyi``):
-  the functions are built from tables at import and carry loose run-time annotations.
-- Each page gets a parameter list (types, kind, default) from the same stubs, and an example
+- Signatures come from the declarations type checkers read (the stub ``xpgpu/__init__.pyi``,
+  the sources of ``linalg`` and ``fft``): many functions are built from tables at import.
+- Each page gets a parameter list (types, kind, default) from the same declarations, and an example
   (``api_examples.py``) run at build time on the CPU, its output shown.
 - ``api.md`` must list every public name (a warning otherwise, so ``-W`` fails).
 - The ``bench-figures`` directive shows ``docs/_static/bench/*.png`` (written by
@@ -31,14 +31,19 @@ HERE = Path(__file__).resolve().parent
 DOCS = HERE.parent
 PACKAGE = Path(xpgpu.__file__).parent
 MODULES = {"xpgpu": xpgpu, "xpgpu.linalg": xpgpu.linalg, "xpgpu.fft": xpgpu.fft}
-STUBS = {"xpgpu": "__init__.pyi", "xpgpu.linalg": "linalg.pyi", "xpgpu.fft": "fft.pyi"}
+# Where each module's signatures are declared: the namespace in its stub (its functions are
+# built from tables in several modules), linalg and fft in their source (fft's table-built
+# transforms in an ``if TYPE_CHECKING:`` block).
+SOURCES = {"xpgpu": ["__init__.pyi"], "xpgpu.linalg": ["linalg.py", "_linear_algebra.py"],
+           "xpgpu.fft": ["fft.py"]}
 ALL_EXAMPLES = {
     **{f"xpgpu.{n}": code for n, code in EXAMPLES.items()},
     **{f"xpgpu.linalg.{n}": code for n, code in LINALG.items()},
     **{f"xpgpu.fft.{n}": code for n, code in FFT.items()},
 }
 # The stubs' private aliases, as a reader knows them (the API page explains them).
-ALIASES = {"builtins.bool": "bool", "DTypeArg": "dtype", "DeviceArg": "device"}
+ALIASES = {"builtins.bool": "bool", "DTypeArg": "dtype", "DeviceArg": "device",
+           "_Norm": 'Literal["backward", "ortho", "forward"]'}
 SPEC = "https://data-apis.org/array-api/2025.12/API_specification/"
 # Pages of names whose object has no docstring of its own (floats, None, DType instances).
 DATA = {
@@ -68,10 +73,15 @@ def _alias(text: str) -> str:
 
 def _stub_functions() -> dict[str, list[ast.FunctionDef]]:
     found: dict[str, list[ast.FunctionDef]] = {}
-    for module, stub in STUBS.items():
-        for node in ast.parse((PACKAGE / stub).read_text()).body:
-            if isinstance(node, ast.FunctionDef):
-                found.setdefault(f"{module}.{node.name}", []).append(node)
+    for module, sources in SOURCES.items():
+        public = set(MODULES[module].__all__)
+        for source in sources:
+            for node in ast.parse((PACKAGE / source).read_text()).body:
+                block = node.body if isinstance(node, ast.If) and \
+                    ast.unparse(node.test) == "TYPE_CHECKING" else [node]
+                for func in block:
+                    if isinstance(func, ast.FunctionDef) and func.name in public:
+                        found.setdefault(f"{module}.{func.name}", []).append(func)
     return found
 
 
