@@ -162,6 +162,7 @@ def test_integer_arrays_unspecified_mixes(device):
             x[key]
 
 
+@pytest.mark.cuda
 def test_index_from_other_device_raises():
     from xpgpu import _devices
     if not _devices.cuda_devices():
