@@ -56,7 +56,7 @@ DATA = {
                 "constants.html"),
     "__array_api_version__": ("The revision of the standard the namespace follows: "
                               '``"2025.12"`` unless ``set_array_api_version`` selected '
-                              "another.", "inspection.html"),
+                              "another.", "version.html"),
     **{d: (f"The ``{d}`` data type: an xpgpu singleton (``x.dtype`` is always one) that "
            f"compares and hashes equal to the NumPy dtype of the same name.",
            "data_types.html")
