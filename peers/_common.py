@@ -5,7 +5,7 @@ Each ``peers/<peer>.py`` is a script::
     python peers/<peer>.py --device cpu|cuda:0 --profile strict|permissive [--fast] [-- PYTEST ARGS]
 
 It prepares the peer's tests (from the installed package, or a pinned source release
-fetched into ``.peers/``, which git ignores), runs them with pytest in a subprocess with
+downloaded into ``.peers/``, which git ignores), runs them with pytest in a subprocess with
 xpgpu's device and profile set through the environment (``XPGPU_DEFAULT_DEVICE``, and
 ``XPGPU_STRICT=0`` for the permissive profile), and prints, last, one line::
 
@@ -17,7 +17,7 @@ that are the peer's own bugs, listed in the script's ``KNOWN`` table (each descr
 xfailed tests count as skipped, xpassed ones as passed.
 
 Exit status: 0 when every failure is a known peer bug, 1 otherwise, and 77 when the peer
-cannot run here (not installed, not fetchable, device or profile absent); then the last
+cannot run here (not installed, not downloadable, device or profile absent); then the last
 line is ``PEER <peer> device=<d> profile=<p> unavailable: <reason>``.
 """
 
@@ -40,11 +40,11 @@ from pathlib import Path
 
 try:
     import fcntl
-except ImportError:  # Windows: runs in parallel there may race on the first fetch
+except ImportError:  # Windows: runs in parallel there may race on the first download
     fcntl = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parent.parent
-# Fetched peer sources live here (ignored by git; never committed).
+# Downloaded peer sources live here (ignored by git; never committed).
 CACHE = ROOT / ".peers"
 UNAVAILABLE = 77  # the exit status of a peer that cannot run here (automake's "skipped")
 PROFILES = ("strict", "permissive")
@@ -149,7 +149,7 @@ def sha256(path: Path) -> str:
 
 @contextlib.contextmanager
 def _cache_lock() -> Iterator[None]:
-    """Exclusive use of ``.peers/`` (peer runs in parallel fetch the same source)."""
+    """Exclusive use of ``.peers/`` (peer runs in parallel download the same source)."""
     CACHE.mkdir(exist_ok=True)
     with open(CACHE / ".lock", "w") as handle:
         if fcntl is not None:
