@@ -3,7 +3,7 @@
 Each peer script runs its library's tests with xpgpu as the array namespace and ends with
 ``PEER <peer> device=cpu profile=<p> passed=N failed=N skipped=N known=N``, where
 ``failed`` counts the failures that are not the peer's listed bugs. A peer that cannot run
-here (not installed, not fetchable, profile absent) exits 77: the test skips. The
+here (not installed, not downloadable, profile absent) exits 77: the test skips. The
 framework's own bookkeeping is tested first, on made-up outcomes.
 """
 
