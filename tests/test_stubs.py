@@ -26,6 +26,9 @@ SOURCES = {"__init__.pyi": ["__init__.pyi"], "linalg.py": ["linalg.py", "_linear
            "fft.py": ["fft.py"]}
 # Module attributes the stubs declare that are not namespace names.
 NOT_IN_ALL = {"__all__", "__version__"}
+# Declared for the permissive profile's branch (xpgpu.set_strict): until it is merged, this
+# xpgpu lacks it (as tests/test_peers.py and tests/test_xarray.py skip without it).
+PENDING = {"set_strict"} - set(dir(xp))
 _KINDS = {
     "posonlyargs": inspect.Parameter.POSITIONAL_ONLY,
     "args": inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -122,7 +125,7 @@ def test_stub_declares_exactly_the_namespace(stub: str) -> None:
     # The result types (linalg.SVDResult ...) are attributes, not namespace names.
     classes = {n for n, node in declared.items() if isinstance(node, ast.ClassDef)}
     assert all(hasattr(module, n) for n in classes)
-    declared_names = set(declared) - classes
+    declared_names = set(declared) - classes - PENDING
     public = set(module.__all__)
     assert declared_names - public == set(), f"{stub} declares names the module lacks"
     assert public - declared_names == set(), f"{stub} misses names of {module.__name__}.__all__"
@@ -134,7 +137,7 @@ def test_stub_signatures_match_the_functions(stub: str) -> None:
     tree = _stub(stub)
     checked = 0
     for name, variants in _overloads(tree).items():
-        if not _public(name):
+        if not _public(name) or (module is xp and name in PENDING):
             continue
         runtime = _runtime_parameters(getattr(module, name))
         if runtime is None:
