@@ -5,8 +5,8 @@
 - Each page gets a parameter list (types, kind, default) from the same declarations, and an example
   (``api_examples.py``) run at build time on the CPU, its output shown.
 - ``api.md`` must list every public name (a warning otherwise, so ``-W`` fails).
-- The ``bench-figures`` directive shows ``docs/_static/bench/*.png`` (written by
-  ``nox -s bench``), or a note saying how to produce them where there are none.
+- The ``bench-figures`` directive shows the ``docs/_static/bench/*.png`` (written by
+  ``nox -s bench``) its page does not show already, or a note saying how to produce them.
 """
 
 from __future__ import annotations
@@ -191,15 +191,19 @@ def check_api_page(app: Sphinx) -> None:
 
 
 class BenchFigures(SphinxDirective):
-    """The benchmark plots, ``_static/bench/*.png`` beside this page, as figures."""
+    """The benchmark plots, ``_static/bench/*.png`` beside this page, as figures: those the
+    page does not already show, or a note where there are none."""
 
     def run(self) -> list[nodes.Node]:
-        folder = DOCS / "_static" / "bench"
-        images = sorted(folder.glob("*.png"))
+        page = Path(self.env.doc2path(self.env.docname)).read_text()
+        shown = set(re.findall(r"_static/bench/([\w.-]+\.png)", page))
+        images = [p for p in sorted((DOCS / "_static" / "bench").glob("*.png"))
+                  if p.name not in shown]
         if not images:
             text = nodes.paragraph()
-            text += [nodes.Text("No plots in this build: "), nodes.literal(text="nox -s bench"),
-                     nodes.Text(" writes them to "), nodes.literal(text="docs/_static/bench/"),
+            text += [nodes.Text("No further plots in this build: "),
+                     nodes.literal(text="nox -s bench"), nodes.Text(" writes them to "),
+                     nodes.literal(text="docs/_static/bench/"),
                      nodes.Text(", and the next docs build shows them here.")]
             note = nodes.note()
             note += text
