@@ -36,7 +36,7 @@ FFT = """
 """.split()
 # Documented extras: the array type, the version, the extensions, and three functions.
 EXTRAS = ["Array", "__array_api_version__", "fft", "linalg", "logspace", "fuse",
-          "set_array_api_version"]
+          "set_array_api_version", "set_strict"]
 
 
 def test_all_is_spec_plus_extras():

@@ -7,7 +7,7 @@ the standard's semantics sit above both. See https://data-apis.org/array-api/202
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
-from . import _dlpack, _indexing, _operators, fft, linalg  # noqa: F401  (install on Array)
+from . import _dlpack, _indexing, _numpy_protocol, _operators, fft, linalg  # noqa: F401  (install on Array)
 from ._array import Array
 from ._constants import (
     e,
@@ -204,6 +204,9 @@ from ._utility import (
     any,
     diff,
 )
+from ._profile import (
+    set_strict,
+)
 from ._version import (
     set_array_api_version,
 )
@@ -335,6 +338,7 @@ __all__ = [
     "round",
     "searchsorted",
     "set_array_api_version",
+    "set_strict",
     "sign",
     "signbit",
     "sin",
@@ -374,10 +378,13 @@ __all__ = [
 
 # The revision: XPGPU_API_VERSION, read once, may select an older one (last: it edits
 # the names bound above and __all__).
+# The profile: XPGPU_STRICT=0, read once, then selects the permissive one.
+from ._profile import from_environment as _strict_from_environment
 from ._version import from_environment as _from_environment
 
 _from_environment()
-del _from_environment
+_strict_from_environment()
+del _from_environment, _strict_from_environment
 
 
 def __dir__() -> list[str]:

@@ -181,4 +181,13 @@ def as_dtype(obj: object) -> DType | None:
         return obj  # type: ignore[return-value]
     if _host.is_dtype(obj):
         return FROM_NP.get(obj)  # type: ignore[call-overload]
+    return spelled(obj)
+
+
+def _no_spelling(obj: object) -> DType | None:
     return None
+
+
+# Other spellings of a dtype ("float32", ``float``, a NumPy scalar type): none in the
+# strict profile; the permissive profile swaps in NumPy's (``_rules_numpy.from_spelling``).
+spelled = _no_spelling

@@ -169,7 +169,19 @@ def _plain(name: str, value: Any, dtype: DType) -> Any:
     return value
 
 
-def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
+def _compute(label: str, name: str, device: Device, a: Any, b: Any, out: DType) -> Array:
+    """The backend call of a binary function, off the fast path."""
+    backend = device.backend
+    try:
+        data = getattr(backend, name)(a, b)
+    except ValueError as e:
+        v.fail(label, str(e), ValueError)
+    return wrap_checked(label, data, device, out)
+
+
+def _unary(name: str, category: str, rule: str, loose: Any = None) -> Callable[[Array], Array]:
+    """The function ``name``; with ``loose`` (``_permissive.Loose``), its permissive form:
+    the dtypes the standard leaves undefined take NumPy's loop."""
     allowed = CATEGORIES[category]
     result = _RESULT[rule]
     out_of = tuple(result(d) if d in allowed else None for d in ALL)
@@ -177,13 +189,32 @@ def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
     copy_of = tuple(name in _INTEGER_PASSTHROUGH and d in _INTEGRAL for d in ALL)
     cpu_func = getattr(_CPU_BACKEND, name)
 
-    def func(x: Array, /) -> Array:
+    def miss(x: Any) -> Array:  # the strict profile: not an array, or not allowed
         if type(x) is not Array:
             v.not_an_array(name, x)
+        v.bad_dtype(name, x._dtype, allowed)
+
+    if loose is not None:
+        # Dtypes the standard leaves undefined: NumPy's loop, in its computing dtype.
+        slow = {d: loop for d, loop in loose.unary_loops(name).items() if out_of[d._i] is None}
+        out_of = tuple(out_of[d._i] or (slow[d][1] if slow.get(d, (None,))[0] is d else None)
+                       for d in ALL)
+        strict_miss = miss
+
+        def miss(x: Any) -> Array:
+            loop = slow.get(x._dtype) if type(x) is Array else None
+            if loop is None:
+                strict_miss(x)
+            data = getattr(x._device.backend, name)(x._data.astype(loop[0].dtype))
+            return wrap_checked(name, data, x._device, loop[1])
+
+    def func(x: Array, /) -> Array:
+        if type(x) is not Array:
+            return miss(x)
         i = x._dtype._i
         out = out_of[i]
         if out is None:
-            v.bad_dtype(name, x._dtype, allowed)
+            return miss(x)
         device = x._device
         if copy_of[i]:
             return wrap(x._data.copy(), out, device)
@@ -210,10 +241,12 @@ def _unary(name: str, category: str, rule: str) -> Callable[[Array], Array]:
     return func
 
 
-def _binary(name: str, category: str, rule: str,
-            dunder: str | None = None) -> Callable[[Any, Any], Any]:
+def _binary(name: str, category: str, rule: str, dunder: str | None = None,
+            loose: Any = None) -> Callable[[Any, Any], Any]:
     """The function ``name``; with ``dunder``, the forward operator of that name instead,
-    which returns NotImplemented for an operand that is neither an array nor a scalar."""
+    which returns NotImplemented for an operand that is neither an array nor a scalar.
+    With ``loose`` (``_permissive.Loose``), the permissive form: NumPy's loop where the
+    standard leaves the dtypes undefined, and NumPy arrays and scalars as operands."""
     allowed = CATEGORIES[category]
     result = _RESULT[rule]
     out_of = tuple(
@@ -223,10 +256,62 @@ def _binary(name: str, category: str, rule: str,
     )
     scalar_out = {key: result(d) for key, d in SCALAR_RESULT.items()
                   if key[0] in allowed and d in allowed}
-    # The same by dtype index, then by exact Python scalar type: no DType hashing per call.
-    by_type = tuple({t: out for (d, t), out in scalar_out.items() if d is a} for a in ALL)
     cpu_func = getattr(_CPU_BACKEND, name)
     label = dunder or name
+
+    def arrays_miss(x1: Array, x2: Array) -> Any:  # the strict profile: a TypeError
+        _fail_arrays(label, allowed, x1._dtype, x2._dtype)
+
+    def scalar_miss(x: Array, s: Any, reflected: bool) -> Any:
+        """An array with anything else than an array or a Python scalar of a fast-path
+        type and range: a NumPy operand, a subclass, bounds, a refusal."""
+        if scalar_type(s) is None:
+            if _is_host(s):
+                _host_operand(label, s, x)
+            if dunder is not None:
+                return NotImplemented
+        out = _with_scalar(label, allowed, scalar_out, x._dtype, s)
+        s = _plain(label, s, x._dtype)
+        return _compute(label, name, x._device, s if reflected else x._data,
+                        x._data if reflected else s, out)
+
+    if loose is not None:
+        pairs = {k: loop for k, loop in loose.binary_loops(name).items()
+                 if out_of[k[0]._i][k[1]._i] is None}
+        scalars = {k: loop for k, loop in loose.scalar_loops(name).items()
+                   if k not in scalar_out}
+        # The fast path takes the pairs NumPy computes without a cast.
+        out_of = tuple(tuple(out_of[a._i][b._i] or (loop[2] if (loop := pairs.get((a, b)))
+                                                     and loop[:2] == (a, b) else None)
+                             for b in ALL) for a in ALL)
+        scalar_out = {**scalar_out, **{k: loop[1] for k, loop in scalars.items()
+                                       if loop[0] is k[0]}}
+        strict_arrays, strict_scalar = arrays_miss, scalar_miss
+
+        def arrays_miss(x1: Array, x2: Array) -> Any:
+            loop = pairs.get((x1._dtype, x2._dtype))
+            if loop is None:
+                strict_arrays(x1, x2)
+            return _compute(label, name, x1._device, _as(x1, loop[0]), _as(x2, loop[1]), loop[2])
+
+        def scalar_miss(x: Array, s: Any, reflected: bool) -> Any:
+            t = scalar_type(s)
+            if t is None and _is_host(s):
+                s = loose.operand(label, s, x._device)
+                return func(s, x) if reflected else func(x, s)
+            loop = scalars.get((x._dtype, t))  # type: ignore[arg-type]
+            if loop is None:  # defined by the standard, or refused by NumPy too
+                return strict_scalar(x, s, reflected)
+            s = _plain(label, s, loop[0])
+            if t is int and loop[0] in _INTEGRAL:
+                v.scalar_result(label, loop[0], s)  # an OverflowError out of its bounds
+            a = _as(x, loop[0])
+            return _compute(label, name, x._device, s if reflected else a,
+                            a if reflected else s, loop[1])
+
+    # The scalar results by dtype index, then by exact Python scalar type: no DType
+    # hashing per call.
+    by_type = tuple({t: out for (d, t), out in scalar_out.items() if d is a} for a in ALL)
 
     def func(x1: Any, x2: Any, /) -> Any:
         if type(x1) is Array:
@@ -236,17 +321,14 @@ def _binary(name: str, category: str, rule: str,
                     v.mismatch(label, device, x2._device)
                 out = out_of[x1._dtype._i][x2._dtype._i]
                 if out is None:
-                    _fail_arrays(label, allowed, x1._dtype, x2._dtype)
+                    return arrays_miss(x1, x2)
                 b = x2._data
             else:
                 i = x1._dtype._i
                 t = type(x2)
                 out = by_type[i].get(t)
                 if out is None or (t is int and not _LO[i] <= x2 <= _HI[i]):
-                    if dunder is not None and scalar_type(x2) is None:
-                        return NotImplemented
-                    out = _with_scalar(label, allowed, scalar_out, x1._dtype, x2)
-                    x2 = _plain(label, x2, x1._dtype)
+                    return scalar_miss(x1, x2, False)
                 b = x2
             a = x1._data
         elif type(x2) is Array:
@@ -255,8 +337,7 @@ def _binary(name: str, category: str, rule: str,
             t = type(x1)
             out = by_type[i].get(t)
             if out is None or (t is int and not _LO[i] <= x1 <= _HI[i]):
-                out = _with_scalar(label, allowed, scalar_out, x2._dtype, x1)
-                x1 = _plain(label, x1, x2._dtype)
+                return scalar_miss(x2, x1, True)
             a = x1
             b = x2._data
         else:
@@ -290,6 +371,24 @@ def _binary(name: str, category: str, rule: str,
         return func
     return _speedups.binary(func, tuple(chain.from_iterable(out_of)), len(ALL), cpu_func,
                             name, label)
+
+
+def _as(x: Array, dtype: DType) -> Any:
+    """The backend data of ``x`` in ``dtype`` (a copy where the dtype differs)."""
+    return x._data if x._dtype is dtype else x._data.astype(dtype.dtype)
+
+
+def _is_host(obj: object) -> bool:
+    """Whether ``obj`` is a NumPy array or a NumPy scalar (other than a Python scalar)."""
+    return _CPU_BACKEND.adapter.is_host_array(obj)  # type: ignore[no-any-return]
+
+
+def _host_operand(name: str, obj: Any, x: Array) -> NoReturn:
+    """The strict profile's refusal of a NumPy array or scalar as an operand."""
+    what = "array" if hasattr(obj, "ndim") and obj.ndim else "scalar"
+    v.fail(name, f"a NumPy {what} of type {type(obj).__name__} cannot be an operand of an "
+                 f"xpgpu array; convert it with xpgpu.asarray(obj, device=x.device), or "
+                 "select the permissive profile (xpgpu.set_strict(False)), which does")
 
 
 def _fail_arrays(name: str, allowed: frozenset[DType], a: DType, b: DType) -> NoReturn:
@@ -327,11 +426,11 @@ def _no_array(name: str, x1: object, x2: object) -> NoReturn:
                  "xpgpu.asarray() for one of them")
 
 
-def operator(dunder: str, name: str) -> Callable[[Any, Any], Any]:
+def operator(dunder: str, name: str, loose: Any = None) -> Callable[[Any, Any], Any]:
     """The forward binary operator ``dunder`` (``__add__``) of the function ``name``: the
     function's own fast path, NotImplemented for operands it does not know."""
     row = next(r for r in TABLE if r[0] == name)
-    return _binary(name, row[2], row[3], dunder)
+    return _binary(name, row[2], row[3], dunder, loose)
 
 
 def _make(row: tuple[str, int, str, str]) -> Callable[..., Array]:

@@ -11,6 +11,7 @@ floats, booleans, masks inside tuples, integer arrays mixed with slices) raises
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import _validate as v
@@ -174,56 +175,74 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
     return tuple(out)
 
 
-def __getitem__(self: Array, key: Any, /) -> Array:
-    data = self._data
-    t = type(key)
-    # Fast paths: a slice of Python ints (or None) into a 1-D array, always a view of
-    # the backend's array type; a tuple of one int or such slice per axis.
-    if (t is slice and data.ndim == 1 and type(key.start) in _BOUND
-            and type(key.stop) in _BOUND and type(key.step) in _BOUND and key.step != 0):
-        a = _new(Array)
-        a._data = data[key]
-        a._dtype = self._dtype
-        a._device = self._device
-        return a
-    if t is tuple and len(key) == data.ndim:
-        for k in key:
-            tk = type(k)
-            if tk is not int and (tk is not slice or type(k.start) not in _BOUND
-                                  or type(k.stop) not in _BOUND
-                                  or type(k.step) not in _BOUND or k.step == 0):
-                break
-        else:
+def _bounds_message(op: str, shape: tuple[int, ...], key: Any, exc: Exception) -> str:
+    """The strict profile's message of a backend IndexError: an index out of bounds."""
+    return _out_of_bounds(op, shape, key)
+
+
+def getitem(key_of: Callable[[Array, Any, str], Any],
+            index_message: Callable[[str, tuple[int, ...], Any, Exception], str] = _bounds_message
+            ) -> Callable[[Array, Any], Array]:
+    """``Array.__getitem__`` reading keys with ``key_of`` (``backend_key`` in the strict
+    profile); the fast paths are the same in both profiles."""
+
+    def __getitem__(self: Array, key: Any, /) -> Array:
+        data = self._data
+        t = type(key)
+        # Fast paths: a slice of Python ints (or None) into a 1-D array, always a view of
+        # the backend's array type; a tuple of one int or such slice per axis.
+        if (t is slice and data.ndim == 1 and type(key.start) in _BOUND
+                and type(key.stop) in _BOUND and type(key.step) in _BOUND and key.step != 0):
+            a = _new(Array)
+            a._data = data[key]
+            a._dtype = self._dtype
+            a._device = self._device
+            return a
+        if t is tuple and len(key) == data.ndim:
+            for k in key:
+                tk = type(k)
+                if tk is not int and (tk is not slice or type(k.start) not in _BOUND
+                                      or type(k.stop) not in _BOUND
+                                      or type(k.step) not in _BOUND or k.step == 0):
+                    break
+            else:
+                try:
+                    result = data[key]
+                except IndexError:  # an int out of bounds
+                    raise IndexError(_out_of_bounds("__getitem__", data.shape, key)) from None
+                if type(result) is not self._device.backend.ndarray:
+                    return wrap_checked("__getitem__", result, self._device, self._dtype)
+                return wrap(result, self._dtype, self._device)
+        if data.ndim == 1 and ((t is slice and key.step != 0) or t is int):
             try:
                 result = data[key]
-            except IndexError:  # an int out of bounds
+            except (TypeError, IndexError):  # non-integer slice bounds, an index out of bounds
+                if t is slice:
+                    backend_key(self, key, "__getitem__")  # names the bad bound
                 raise IndexError(_out_of_bounds("__getitem__", data.shape, key)) from None
-            if type(result) is not self._device.backend.ndarray:
-                return wrap_checked("__getitem__", result, self._device, self._dtype)
-            return wrap(result, self._dtype, self._device)
-    if data.ndim == 1 and ((t is slice and key.step != 0) or t is int):
-        try:
-            result = data[key]
-        except (TypeError, IndexError):  # non-integer slice bounds, an index out of bounds
-            if t is slice:
-                backend_key(self, key, "__getitem__")  # names the bad bound
-            raise IndexError(_out_of_bounds("__getitem__", data.shape, key)) from None
-    elif (t is Array and key._dtype is bool_ and key._device is self._device
-          and key._data.shape == data.shape):
-        result = data[key._data]  # fast path: a mask of the array's own shape
-    else:
-        try:
-            bkey = backend_key(self, key, "__getitem__")
-            result = data[bkey]
-            if type(bkey) is EmptyMask:
-                result = result.reshape((0, *data.shape[len(bkey):]))
-        except IndexError as e:
-            if str(e).startswith("__getitem__"):
-                raise
-            raise IndexError(_out_of_bounds("__getitem__", data.shape, bkey)) from None
-    if type(result) is not self._device.backend.ndarray:
-        return wrap_checked("__getitem__", result, self._device, self._dtype)
-    return wrap(result, self._dtype, self._device)
+        elif (t is Array and key._dtype is bool_ and key._device is self._device
+              and key._data.shape == data.shape):
+            result = data[key._data]  # fast path: a mask of the array's own shape
+        else:
+            bkey = key
+            try:
+                bkey = key_of(self, key, "__getitem__")
+                result = data[bkey]
+                if type(bkey) is EmptyMask:
+                    result = result.reshape((0, *data.shape[len(bkey):]))
+            except IndexError as e:
+                if str(e).startswith("__getitem__"):
+                    raise
+                raise IndexError(index_message("__getitem__", data.shape, bkey, e)) from None
+            except (TypeError, ValueError) as e:  # (permissive) keys NumPy or CuPy refuse
+                if str(e).startswith("__getitem__"):
+                    raise  # xpgpu's own (a DeviceMismatchError among them)
+                raise IndexError(f"__getitem__: {e}") from None
+        if type(result) is not self._device.backend.ndarray:
+            return wrap_checked("__getitem__", result, self._device, self._dtype)
+        return wrap(result, self._dtype, self._device)
+
+    return __getitem__
 
 
 def _keeps(dtype: DType, value: Any) -> bool:
@@ -239,25 +258,8 @@ def _keeps(dtype: DType, value: Any) -> bool:
     return t is bool and dtype is bool_
 
 
-def __setitem__(self: Array, key: Any, value: Any, /) -> None:
-    data = self._data
-    t = type(key)
-    # Fast path: a slice of Python ints (or None) into a 1-D array, or a mask of the
-    # array's shape; a value of the array's dtype and device, or a scalar it keeps.
-    if ((t is slice and data.ndim == 1 and type(key.start) in _BOUND
-         and type(key.stop) in _BOUND and type(key.step) in _BOUND and key.step != 0)
-            or (t is Array and key._dtype is bool_ and key._device is self._device
-                and key._data.shape == data.shape)):
-        tv = type(value)
-        if (value._dtype is self._dtype and value._device is self._device if tv is Array
-                else _keeps(self._dtype, value)):
-            try:
-                self._device.backend.setitem(data, key._data if t is Array else key,
-                                             value._data if tv is Array else value)
-                return
-            except (ValueError, IndexError):
-                pass  # the value does not broadcast: the message comes below
-    bkey = backend_key(self, key, "__setitem__")
+def _value(self: Array, value: Any) -> Any:
+    """The strict profile's assigned value: an array or a Python scalar of the dtype."""
     dtype = self._dtype
     if type(value) is Array:
         if value._device is not self._device:
@@ -266,21 +268,58 @@ def __setitem__(self: Array, key: Any, value: Any, /) -> None:
             v.fail("__setitem__", f"cannot assign an array of dtype {value._dtype.name} to an "
                                   f"array of dtype {dtype.name} without changing its dtype; "
                                   f"use astype(value, xpgpu.{dtype.name})")
-        value = value._data
-    elif v.scalar_result("__setitem__", dtype, value) is not dtype:
+        return value._data
+    if v.scalar_result("__setitem__", dtype, value) is not dtype:
         v.fail("__setitem__", f"cannot assign a Python {type(value).__name__} to an array of "
                               f"dtype {dtype.name}; use a value of the array's kind")
-    try:
-        self._device.backend.setitem(self._data, bkey, value)
-    except ValueError:  # the value does not broadcast to the indexed shape
-        shape = self._data[bkey].shape
-        v.fail("__setitem__", f"a value of shape {getattr(value, 'shape', ())} cannot be "
-                              f"assigned to an indexed region of shape {shape}; use a value "
-                              "that broadcasts to it", ValueError)
-    except IndexError:  # an integer index out of bounds
-        raise IndexError(_out_of_bounds("__setitem__", self._data.shape, bkey)) from None
+    return value
+
+
+def setitem(key_of: Callable[[Array, Any, str], Any], value_of: Callable[[Array, Any], Any]
+            ) -> Callable[[Array, Any, Any], None]:
+    """``Array.__setitem__`` reading keys with ``key_of`` and values with ``value_of``
+    (``backend_key`` and ``_value`` in the strict profile); the fast path is the same in
+    both profiles."""
+
+    def __setitem__(self: Array, key: Any, value: Any, /) -> None:
+        data = self._data
+        t = type(key)
+        # Fast path: a slice of Python ints (or None) into a 1-D array, or a mask of the
+        # array's shape; a value of the array's dtype and device, or a scalar it keeps.
+        if ((t is slice and data.ndim == 1 and type(key.start) in _BOUND
+             and type(key.stop) in _BOUND and type(key.step) in _BOUND and key.step != 0)
+                or (t is Array and key._dtype is bool_ and key._device is self._device
+                    and key._data.shape == data.shape)):
+            tv = type(value)
+            if (value._dtype is self._dtype and value._device is self._device if tv is Array
+                    else _keeps(self._dtype, value)):
+                try:
+                    self._device.backend.setitem(data, key._data if t is Array else key,
+                                                 value._data if tv is Array else value)
+                    return
+                except (ValueError, IndexError):
+                    pass  # the value does not broadcast: the message comes below
+        bkey = key_of(self, key, "__setitem__")
+        value = value_of(self, value)
+        try:
+            self._device.backend.setitem(self._data, bkey, value)
+        except ValueError:  # the value does not broadcast to the indexed shape
+            shape = self._data[bkey].shape
+            v.fail("__setitem__", f"a value of shape {getattr(value, 'shape', ())} cannot be "
+                                  f"assigned to an indexed region of shape {shape}; use a value "
+                                  "that broadcasts to it", ValueError)
+        except IndexError:  # an integer index out of bounds
+            raise IndexError(_out_of_bounds("__setitem__", self._data.shape, bkey)) from None
+        except TypeError as exc:  # (permissive) a value NumPy cannot cast
+            v.fail("__setitem__", f"cannot assign the value: {exc}", TypeError)
+        except OverflowError as exc:  # (permissive) a Python int out of the dtype's range
+            v.fail("__setitem__", f"{exc}; use a value in the dtype's range", OverflowError)
+
+    return __setitem__
 
 
 _version.on_switch(_switch)
+__getitem__ = getitem(backend_key)
+__setitem__ = setitem(backend_key, _value)
 Array.__getitem__ = __getitem__  # type: ignore[method-assign]
 Array.__setitem__ = __setitem__  # type: ignore[method-assign]

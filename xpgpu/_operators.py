@@ -16,7 +16,8 @@ from typing import Any
 
 from . import _validate as v
 from ._array import Array
-from ._elementwise import FUNCTIONS, operator
+from ._dtypes import DType
+from ._elementwise import FUNCTIONS, _host_operand, _is_host, operator
 from ._linear_algebra import matmul
 from ._scalars import scalar_type
 
@@ -57,33 +58,39 @@ def _is_operand(other: object) -> bool:
     return type(other) in _OPERANDS or scalar_type(other) is not None
 
 
-def _make(dunder: str, name: str, mode: str) -> Callable[..., Any]:
-    f = _FUNCTIONS[name]
+def _make(dunder: str, name: str, mode: str, functions: dict[str, Callable[..., Any]],
+          loose: Any = None) -> Callable[..., Any]:
+    f = functions[name]
     if mode == "unary":
         return f  # one argument, an Array: the function itself
     if mode == "fwd" and name in FUNCTIONS:
         # The element-wise function's own body, built for the operator: one call deep.
-        return operator(dunder, name)
+        return operator(dunder, name, loose)
     if mode == "fwd":
         def op(self: Array, other: Any, /) -> Any:
             if type(other) in _OPERANDS or _is_operand(other):
                 return f(self, other)
-            return NotImplemented
+            return _other(dunder, other, loose)
     elif mode == "rev":
         def op(self: Array, other: Any, /) -> Any:
             if type(other) in _OPERANDS or _is_operand(other):
                 return f(other, self)
-            return NotImplemented
+            if loose is not None and _is_host(other):
+                return f(loose.operand(dunder, other, self._device), self)
+            return _other(dunder, other, loose)
     else:
+        keeps = _keeps_dtype if loose is None else loose.inplace_keeps
         # The element-wise function built for the operator, so that refusals name
         # __iadd__, not add; matmul's are named matmul.
-        g = operator(dunder, name) if name in FUNCTIONS else f
+        g = operator(dunder, name, loose) if name in FUNCTIONS else f
 
         def op(self: Array, other: Any, /) -> Any:
             if not _is_operand(other):
-                return NotImplemented
+                if loose is None or not _is_host(other):
+                    return _other(dunder, other, loose)
+                other = loose.operand(dunder, other, self._device)
             result = g(self, other)
-            if result._dtype is not self._dtype:
+            if not keeps(result._dtype, self._dtype):
                 v.fail(dunder, f"the result dtype {result._dtype.name} differs from the "
                                f"array's {self._dtype.name}; in-place operations keep the "
                                f"dtype: use x = x {_SYMBOL.get(dunder, '<op>')} y instead")
@@ -98,9 +105,29 @@ def _make(dunder: str, name: str, mode: str) -> Callable[..., Any]:
     return op
 
 
-for _dunder, (_name, _mode) in OPERATORS.items():
-    setattr(Array, _dunder, _make(_dunder, _name, _mode))
+def _keeps_dtype(result: DType, dtype: DType) -> bool:
+    """Whether an in-place operator may write a result of ``result`` into ``dtype``."""
+    return result is dtype
 
-# Note: not in the standard. NumPy then returns NotImplemented from its own operators
-# with an xpgpu operand (numpy_array + x raises TypeError), instead of converting x.
-Array.__array_ufunc__ = None  # type: ignore[attr-defined]
+
+def _other(dunder: str, other: object, loose: Any) -> Any:
+    """An operand that is neither an array nor a Python scalar: NotImplemented (Python
+    then tries the other operand's reflected operator), except for a NumPy array or
+    scalar, whose own operators would convert the array; the permissive form
+    (``loose``) converts a NumPy operand."""
+    if _is_host(other):
+        if loose is not None:
+            return NotImplemented  # unreachable: the callers convert it first
+        _host_operand(dunder, other, None)
+    return NotImplemented
+
+
+def methods(functions: dict[str, Callable[..., Any]], loose: Any = None
+            ) -> dict[str, Callable[..., Any]]:
+    """The operators of the table, built on ``functions`` (by standard name)."""
+    return {dunder: _make(dunder, name, mode, functions, loose)
+            for dunder, (name, mode) in OPERATORS.items()}
+
+
+for _dunder, _method in methods(_FUNCTIONS).items():
+    setattr(Array, _dunder, _method)

@@ -206,6 +206,12 @@ def _record() -> None:
             _ORIGINAL_ALL[name] = list(module.__all__)
 
 
+def reapply() -> None:
+    """Apply the selected revision again, to the namespace as it now is (after the
+    profile, ``_profile``, replaced functions in ``_ORIGINAL``)."""
+    _apply(_current)
+
+
 def _apply(version: str) -> None:
     global _current
     if not _ORIGINAL_ALL:

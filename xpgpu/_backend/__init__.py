@@ -21,6 +21,11 @@ RENAMES = {
     "bitwise_invert": "invert", "pow": "power", "concat": "concatenate",
     "permute_dims": "transpose",
 }
+# NumPy's ufunc names (``ufunc.__name__``) -> the standard's function of the same meaning.
+UFUNC_NAMES = {
+    **{own: std for std, own in RENAMES.items() if std not in ("concat", "permute_dims")},
+    "absolute": "abs", "conjugate": "conj",
+}
 
 
 class Backend:

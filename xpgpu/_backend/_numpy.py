@@ -91,3 +91,52 @@ FIXES["permute_dims"] = _METHODS["transpose"]
 FIXES["logspace"] = _numpy_logspace.logspace  # exact integer dtypes, no warnings
 FIXES.update(_numpy_special.FIXES)  # element-wise special cases of the standard
 FIXES.update(_SORTING_FIXES)  # searchsorted with a Python scalar
+
+
+# ---- NumPy 2's own rules, read by the permissive profile (xpgpu/_permissive.py) -------
+
+# Python scalar types as NumPy's resolution takes them: int, float and complex are weak
+# (NEP 50); a Python bool is NumPy's bool.
+_WEAK_TYPE = {bool: numpy.dtype(bool), int: int, float: float, complex: complex}
+_WEAK_VALUE = {bool: False, int: 0, float: 0.0, complex: 0j}
+
+
+def ufunc_loop(name: str, operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The dtypes of NumPy 2's loop (inputs then output) for the ufunc ``name`` (NumPy's
+    spelling) on ``operands``, NumPy dtypes or Python scalar types; None where ``name`` is
+    not a ufunc or NumPy refuses the operands."""
+    ufunc = getattr(numpy, name, None)
+    if not isinstance(ufunc, numpy.ufunc):
+        return None
+    try:
+        return ufunc.resolve_dtypes((*(_WEAK_TYPE.get(o, o) for o in operands), None))
+    except (TypeError, ValueError):
+        return None
+
+
+def result_dtype(a: Any, b: Any) -> Any:
+    """NumPy 2's result_type of a dtype and a dtype or a Python scalar type (weak)."""
+    return numpy.result_type(a, _WEAK_VALUE.get(b, b))
+
+
+def can_cast_same_kind(a: Any, b: Any) -> bool:
+    """Whether NumPy's in-place operators may write dtype ``a`` into an array of ``b``."""
+    return bool(numpy.can_cast(a, b, "same_kind"))
+
+
+def dtype_from_spelling(obj: object) -> Any:
+    """The NumPy dtype NumPy makes of ``obj`` ("float32", ``float``, ``numpy.float32``,
+    "f8"), or None where NumPy makes none (None itself is no spelling here)."""
+    if obj is None or isinstance(obj, (bool, int, float, complex)):
+        return None
+    try:
+        return numpy.dtype(obj)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None
+
+
+def ufunc_standard_name(ufunc: object) -> tuple[str, str] | None:
+    """(NumPy's name, 'ufunc') of a NumPy ufunc, or None for anything else."""
+    if isinstance(ufunc, numpy.ufunc):
+        return ufunc.__name__, "ufunc"
+    return None
