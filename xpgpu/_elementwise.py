@@ -204,7 +204,7 @@ def _unary(name: str, category: str, rule: str, loose: Any = None) -> Callable[[
         def miss(x: Any) -> Array:
             loop = slow.get(x._dtype) if type(x) is Array else None
             if loop is None:
-                strict_miss(x)
+                return strict_miss(x)
             data = getattr(x._device.backend, name)(x._data.astype(loop[0].dtype))
             return wrap_checked(name, data, x._device, loop[1])
 
@@ -291,7 +291,7 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
         def arrays_miss(x1: Array, x2: Array) -> Any:
             loop = pairs.get((x1._dtype, x2._dtype))
             if loop is None:
-                strict_arrays(x1, x2)
+                return strict_arrays(x1, x2)
             return _compute(label, name, x1._device, _as(x1, loop[0]), _as(x2, loop[1]), loop[2])
 
         def scalar_miss(x: Array, s: Any, reflected: bool) -> Any:
@@ -383,7 +383,7 @@ def _is_host(obj: object) -> bool:
     return _CPU_BACKEND.adapter.is_host_array(obj)  # type: ignore[no-any-return]
 
 
-def _host_operand(name: str, obj: Any, x: Array) -> NoReturn:
+def _host_operand(name: str, obj: Any, x: Array | None = None) -> NoReturn:
     """The strict profile's refusal of a NumPy array or scalar as an operand."""
     what = "array" if hasattr(obj, "ndim") and obj.ndim else "scalar"
     v.fail(name, f"a NumPy {what} of type {type(obj).__name__} cannot be an operand of an "

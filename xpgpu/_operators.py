@@ -118,7 +118,7 @@ def _other(dunder: str, other: object, loose: Any) -> Any:
     if _is_host(other):
         if loose is not None:
             return NotImplemented  # unreachable: the callers convert it first
-        _host_operand(dunder, other, None)
+        _host_operand(dunder, other)
     return NotImplemented
 
 

@@ -195,6 +195,29 @@ def _clip(func: Callable[..., Any]) -> Callable[..., Any]:
     return clip
 
 
+def _asarray(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``asarray`` storing Python values of another kind in ``dtype`` as NumPy does
+    (``asarray([1, 0], dtype=bool)``)."""
+
+    @functools.wraps(func)
+    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
+                copy: bool | None = None) -> Any:
+        try:
+            return func(obj, dtype=dtype, device=device, copy=copy)
+        except TypeError:
+            if dtype is None or not isinstance(obj, (list, tuple, bool, int, float, complex)):
+                raise
+        dt = v.dtype_arg("asarray", dtype)
+        try:
+            host = _host.asarray_host(obj, dt.dtype)
+        except (TypeError, ValueError, OverflowError) as exc:
+            v.fail("asarray", f"NumPy cannot store these values as {dt.name} either: {exc}",
+                   ValueError if isinstance(exc, ValueError) else TypeError)
+        return func(host, device=device, copy=copy)
+
+    return asarray
+
+
 # ---- statistics -----------------------------------------------------------------------
 
 def _input_cast(func: Callable[..., Any], table: dict[DType, DType]) -> Callable[..., Any]:
@@ -277,6 +300,7 @@ POSITIONAL: dict[tuple[str, str], tuple[str, ...]] = {
 # Functions of several arrays that promote like NumPy: (module, name) -> layer.
 _LAYERS: dict[tuple[str, str], Callable[[Callable[..., Any]], Callable[..., Any]]] = {
     ("xpgpu", "result_type"): lambda f: result_type,
+    ("xpgpu", "asarray"): _asarray,
     ("xpgpu", "where"): _where,
     ("xpgpu", "clip"): _clip,
     ("xpgpu", "concat"): _sequence_casting,

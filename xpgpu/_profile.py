@@ -74,7 +74,7 @@ def _apply(strict: bool) -> None:
         _PERMISSIVE.update(permissive)
     table = _STRICT if strict else _PERMISSIVE
     for (owner, name), obj in table.items():
-        key = (getattr(owner, "__name__", None), name)
+        key = (getattr(owner, "__name__", ""), name)
         if key in _version._ORIGINAL:
             # The revision's own table keeps the profile's function: it re-wraps it for
             # an older revision, or leaves it out where the revision has no such name.
@@ -89,7 +89,7 @@ def _apply(strict: bool) -> None:
 
 def _original(key: tuple[Any, str]) -> Any:
     owner, name = key
-    recorded = _version._ORIGINAL.get((getattr(owner, "__name__", None), name))
+    recorded = _version._ORIGINAL.get((getattr(owner, "__name__", ""), name))
     if recorded is not None:
         return recorded
     return owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)

@@ -61,7 +61,7 @@ def binary_loops(name: str) -> dict[tuple[DType, DType], tuple[DType, DType, DTy
 
 def scalar_loops(name: str) -> dict[tuple[DType, type], tuple[DType, DType]]:
     """(array dtype, Python scalar type) -> (the array's computing dtype, the result)."""
-    out = {}
+    out: dict[tuple[DType, type], tuple[DType, DType]] = {}
     for a in ALL:
         for t in PYTHON_TYPES:
             loop = _loop(name, (a.dtype, t))

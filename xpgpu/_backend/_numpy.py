@@ -109,7 +109,8 @@ def ufunc_loop(name: str, operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
     if not isinstance(ufunc, numpy.ufunc):
         return None
     try:
-        return ufunc.resolve_dtypes((*(_WEAK_TYPE.get(o, o) for o in operands), None))
+        return ufunc.resolve_dtypes(  # type: ignore[no-any-return]
+            (*(_WEAK_TYPE.get(o, o) for o in operands), None))  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
 
