@@ -156,6 +156,7 @@ def test_array_protocol_cpu_only(device):
             np.asarray(a)
 
 
+@pytest.mark.strict_only
 def test_numpy_operand_does_not_swallow_array():
     with pytest.raises(TypeError):
         np.arange(2.0) + xp.asarray([1.0, 2.0], device="cpu")

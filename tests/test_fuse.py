@@ -385,6 +385,7 @@ def test_captured_array_refused(device):
         xp.fuse(lambda a: a + y)._trace((x,), device)
 
 
+@pytest.mark.strict_only
 def test_nep50_errors(device):
     """int16 * 1.5 is a TypeError and int8 + 1000 an OverflowError, as in eager xpgpu,
     whether the scalar is a literal or an argument (checked again on cached calls)."""

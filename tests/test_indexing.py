@@ -70,6 +70,7 @@ def test_zero_dimensional(device):
     (0.0, 0, 0), (True, 0, 0), ([0, 1], 0, 0), ("a", 0, 0),  # not index types
     (slice(0.5, None), 0, 0), (slice(None, None, 0), 0, 0),  # bad slices
 ])
+@pytest.mark.strict_only
 def test_unspecified_forms_raise_index_error(device, key):
     x = xp.asarray(BASE, device=device)
     with pytest.raises(IndexError, match="__getitem__"):
@@ -114,6 +115,7 @@ def test_boolean_mask_shape_mismatch(device, mask_shape):
         x[xp.asarray(np.ones(mask_shape, dtype=bool), device=device)]
 
 
+@pytest.mark.strict_only
 def test_boolean_mask_must_be_sole_index(device):
     x = xp.asarray(BASE, device=device)
     m = xp.asarray(np.ones(3, dtype=bool), device=device)
@@ -153,6 +155,7 @@ def test_integer_arrays_on_device(device):
     assert xp.asarray([5, 6, 7], device=device)[xp.asarray([2, 2, 0], device=device)].shape == (3,)
 
 
+@pytest.mark.strict_only
 def test_integer_arrays_unspecified_mixes(device):
     x = xp.asarray(BASE, device=device)
     i = xp.asarray([0, 1], device=device)
@@ -192,6 +195,7 @@ def test_setitem_forms_match_numpy(device):
     assert x.dtype == xp.int32
 
 
+@pytest.mark.strict_only
 @pytest.mark.parametrize("dtype, value", [
     (xp.int32, 1.5), (xp.int32, True), (xp.float32, 1j), (xp.bool, 1), (xp.float64, "a"),
     (xp.int8, None)])
@@ -209,6 +213,7 @@ def test_setitem_scalar_overflow(device):
         x[0] = -1
 
 
+@pytest.mark.strict_only
 @pytest.mark.parametrize("dtype, value_dtype", [
     (xp.int8, xp.int16), (xp.int32, xp.float32), (xp.float32, xp.float64),
     (xp.float64, xp.complex128), (xp.uint8, xp.int8), (xp.int64, xp.bool)])
@@ -228,6 +233,7 @@ def test_setitem_python_scalars_allowed(device):
     assert complex(c[0]) == 1 + 2j
 
 
+@pytest.mark.strict_only
 def test_setitem_unspecified_keys(device):
     x = xp.zeros((2, 2), device=device)
     for key in [(None, 0, 0), 0, (xp.asarray([0, 1], device=device), 0)]:

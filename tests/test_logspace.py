@@ -424,6 +424,7 @@ def test_defaults_and_shapes(device):
 
 # ---- errors ---------------------------------------------------------------------------
 
+@pytest.mark.strict_only
 @pytest.mark.parametrize(("args", "kwargs", "error"), [
     ((0, 1), {"dtype": xp.bool}, TypeError),
     ((0j, 1), {}, TypeError),

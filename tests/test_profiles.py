@@ -274,6 +274,7 @@ def test_numpy_ufuncs_run_xpgpu_functions(device):
         np.add(x, n)  # strict: a NumPy operand
 
 
+@pytest.mark.strict_only
 @pytest.mark.parametrize("expr", [
     "f32 * np.float32(2)", "i + np.int64(2)", "a + np.ones((3, 4))", "np.ones((3, 4)) + a",
     "np.float32(2) * f32", "a[np.array([0, 1])]", "np.multiply(a, np.ones((3, 4)))",

@@ -41,6 +41,7 @@ def _func_for(dtype: str):
     return xp.logical_and if dtype == "bool" else xp.add
 
 
+@pytest.mark.strict_only
 @pytest.mark.parametrize("dtype", ALL)
 @pytest.mark.parametrize("t", list(SCALARS), ids=lambda t: t.__name__)
 def test_scalar_type_by_dtype_category(device, t: type, dtype: str) -> None:
@@ -65,6 +66,7 @@ def test_scalar_type_by_dtype_category(device, t: type, dtype: str) -> None:
             np.testing.assert_array_equal(got, np.ones(3, want) + np.array(value, want))
 
 
+@pytest.mark.strict_only
 @pytest.mark.parametrize("dtype", ALL)
 def test_comparison_with_scalars(device, dtype: str) -> None:
     """equal accepts every dtype; the scalar's kind must still match the array's."""
@@ -145,6 +147,7 @@ def test_at_least_one_array_required() -> None:
             f(True, 2.0)
 
 
+@pytest.mark.strict_only
 def test_non_scalar_objects_raise(device) -> None:
     """Strings, None, lists and NumPy arrays are neither arrays nor Python scalars."""
     x = xp.asarray(np.ones(2, dtype="float64"), device=device)

@@ -172,6 +172,7 @@ def test_where_python_scalars(device, dtype, scalar, out) -> None:
          np.where(cond, np.asarray(scalar, out), a).astype(out), device)
 
 
+@pytest.mark.strict_only
 def test_where_errors(device) -> None:
     cond = arr(np.array([True, False]), device)
     x = arr(np.ones(2, np.int32), device)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import xpgpu as xp
-from xpgpu import _backend, _devices
+from xpgpu import _backend, _devices, _profile
 from xpgpu._elementwise import _speedups
 
 GIB = 2**30
@@ -80,7 +80,9 @@ def checks(d: _devices.Device) -> list[tuple[str, Callable[[], bool]]]:
         ("promotion: int8 + int16 -> int16", lambda: same(
             a([100], xp.int8) + a([1000], xp.int16), xp.int16, [1100])),
         ("strict: int32 array + 1.5 raises TypeError", lambda: _raises(
-            TypeError, lambda: a([1], xp.int32) + 1.5)),
+            TypeError, lambda: a([1], xp.int32) + 1.5)) if _profile.current() else
+        ("permissive: int32 array + 1.5 -> float64, as NumPy", lambda: same(
+            a([1], xp.int32) + 1.5, xp.float64, [2.5])),
         ("arange and sum", lambda: same(xp.sum(xp.arange(10, device=d)), xp.int64, 45)),
         ("zeros default dtype float64", lambda: same(
             xp.zeros(2, device=d), xp.float64, [0.0, 0.0])),
@@ -114,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL: {e}")
         return 2
     print(f"Default device: {default}" + (f" (XPGPU_DEFAULT_DEVICE={env})" if env else ""))
+    print("Profile: " + ("strict" if _profile.current() else "permissive (XPGPU_STRICT=0)"))
     device = _devices.lookup(args.device) if args.device else default
     if device is None:
         print(f"FAIL: no device {args.device!r}; available: "

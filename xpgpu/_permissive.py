@@ -61,15 +61,15 @@ def _promote(a: DType, b: DType) -> DType:
     return PROMOTION.get((a, b)) or np_rules.PROMOTION[(a, b)]
 
 
-def _with_scalar(a: DType, value: object) -> DType:
+def _with_scalar(a: DType, value: object, label: str = "result_type") -> DType:
     """The dtype of an array of ``a`` with a Python scalar: the standard's where it
     defines one (with its OverflowError), else NumPy's (NEP 50)."""
     t = scalar_type(value)
     if (a, t) in _STANDARD_SCALARS:
-        return v.scalar_result("result_type", a, value)
+        return v.scalar_result(label, a, value)
     found = np_rules.SCALAR_RESULT.get((a, t))  # type: ignore[arg-type]
     if found is None:
-        v.fail("result_type", f"arguments must be arrays, dtypes or Python scalars, not "
+        v.fail(label, f"arguments must be arrays, dtypes or Python scalars, not "
                               f"{value!r}")
     return found
 
@@ -133,7 +133,7 @@ def _arrays(label: str, items: list[Any], device: Device | None,
     if scalars:
         for s in items:
             if type(s) is not Array and scalar_type(s) is not None:
-                common = _with_scalar(common, s)
+                common = _with_scalar(common, s, label)
     return [astype(x, common) if type(x) is Array and x._dtype is not common else x
             for x in items]
 
@@ -190,7 +190,12 @@ def _clip(func: Callable[..., Any]) -> Callable[..., Any]:
             rest = iter(items[1:])
             min = None if min is None else next(rest)
             max = None if max is None else next(rest)
-        return func(x, min=min, max=max)
+        try:
+            return func(x, min=min, max=max)
+        except ValueError as exc:  # bounds that do not broadcast (NumPy's message)
+            if str(exc).startswith("clip"):
+                raise
+            v.fail("clip", f"the bounds do not broadcast to x: {exc}", ValueError)
 
     return clip
 
