@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -274,6 +275,32 @@ def _positional(func: Callable[..., Any], names: tuple[str, ...]) -> Callable[..
     return wrapper
 
 
+def _by_position(func: Callable[..., Any], names: tuple[str, ...]) -> Callable[..., Any]:
+    """``func`` taking the keyword-only parameters ``names`` (NumPy's order) by position.
+
+    Where they lead ``func``'s own keyword-only parameters in that order (``sum``: axis,
+    dtype), the result is ``func``'s code with them made positional-or-keyword: the same
+    function, at no cost per call. Otherwise (``diff``: NumPy's n before axis) a thin
+    wrapper maps positions to names."""
+    code = func.__code__
+    own = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    kwdefaults = dict(func.__kwdefaults__ or {})
+    k = 0
+    while k < min(len(names), len(own)) and names[k] == own[k] and own[k] in kwdefaults:
+        k += 1
+    if k < len(names) and names[k] != "out":
+        return _positional(func, names)
+    moved = tuple(kwdefaults.pop(n) for n in own[:k])
+    new = types.FunctionType(
+        code.replace(co_argcount=code.co_argcount + k,
+                     co_kwonlyargcount=code.co_kwonlyargcount - k),
+        func.__globals__, func.__name__, (func.__defaults__ or ()) + moved, func.__closure__)
+    new.__kwdefaults__ = kwdefaults or None
+    for attr in ("__doc__", "__qualname__", "__module__", "__annotations__"):
+        setattr(new, attr, getattr(func, attr))
+    return new
+
+
 # NumPy's order of the standard's keyword-only parameters, by function.
 POSITIONAL: dict[tuple[str, str], tuple[str, ...]] = {
     **{("xpgpu", n): ("axis", "dtype", "out", "keepdims") for n in ("sum", "prod")},
@@ -385,10 +412,10 @@ def build() -> dict[tuple[Any, str], Any]:
         f = _original(module, key[1])
         if f is None:
             continue
+        if key in POSITIONAL:
+            f = _by_position(f, POSITIONAL[key])
         if key in _LAYERS:
             f = _LAYERS[key](f)
-        if key in POSITIONAL:
-            f = _positional(f, POSITIONAL[key])
         out[(module, key[1])] = f
     matmul = out.get((namespace, "matmul"), namespace.matmul)
     for dunder, method in _operators.methods({**functions, "matmul": matmul}, loose).items():
