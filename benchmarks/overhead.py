@@ -5,8 +5,9 @@
 Times small float32 operations (16 elements) through xpgpu in both profiles (strict and
 permissive, ``xpgpu.set_strict(False)``, selected between timings), through the raw
 backend and, on the CPU, through array_api_strict when it is installed: best of 25 repeats
-(timeit), in µs per call, all in one run; the targets hold for both profiles. On CUDA each repeat ends with a synchronisation of the stream,
-so the time counts the kernels' work, not only their launch. ``--large`` adds a bandwidth
+(timeit), in µs per call, all in one run; the targets hold for both profiles. On CUDA
+each repeat ends with a synchronisation of the stream, so the time counts the kernels'
+work, not only their launch. ``--large`` adds a bandwidth
 row: a 1 GiB float32 add on CUDA, a 64 MiB one on the CPU.
 
 The targets printed next to the measurements are the project's budget (CPU: add within
