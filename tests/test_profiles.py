@@ -5,6 +5,7 @@ where it defines one."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -202,6 +203,8 @@ def test_where_clip_statistics(permissive, device):
     f = np.linspace(0, 1, 4, dtype="float32")
     assert_close(xp.where(c, x, xp.asarray(f, device=device)), np.where(cond, n, f))
     assert_close(xp.where(x, x, 0), np.where(n, n, 0))  # a non-bool condition
+    (got,) = xp.where(c)  # NumPy's one-argument form (roc_curve): nonzero
+    assert_close(got, np.where(cond)[0])
     assert_close(xp.clip(x, 0.5, 2.5), np.clip(n, 0.5, 2.5))
     assert_close(xp.clip(x, 1, 2), np.clip(n, 1, 2))
     for name in ("mean", "var", "std"):
@@ -414,3 +417,52 @@ def test_array_protocol_on_cuda_copies_once_with_a_warning(device):
     finally:
         xp.set_strict(True)
     assert to_numpy(x).tolist() == [0, 1, 2]
+
+
+SKLEARN_SCRIPT = r"""
+import sys
+import numpy as np
+import sklearn
+import xpgpu as xp
+from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score, roc_curve
+
+device = sys.argv[1]
+rng = np.random.default_rng(0)
+y, p = rng.integers(0, 3, 50), rng.integers(0, 3, 50)
+yb, s = rng.integers(0, 2, 50), rng.random(50)
+CASES = {
+    "balanced_accuracy_score": (balanced_accuracy_score, (y, p)),
+    "roc_curve": (roc_curve, (yb, s)),
+    "cohen_kappa_score(weights='quadratic')":
+        (lambda a, b: cohen_kappa_score(a, b, weights="quadratic"), (y, p)),
+}
+failures = []
+for name, (f, args) in CASES.items():
+    with sklearn.config_context(array_api_dispatch=False):
+        want = f(*args)
+    with sklearn.config_context(array_api_dispatch=True):
+        try:
+            got = f(*(xp.asarray(a, device=device) for a in args))
+        except Exception as e:
+            failures.append(f"{name}: raised {type(e).__name__}: {e}")
+            continue
+    pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+    for g, w in pairs:
+        g = np.asarray(g.to_device("cpu")) if isinstance(g, xp.Array) else g
+        if not np.allclose(g, w):
+            failures.append(f"{name}: differs from scikit-learn on NumPy")
+print("\n".join(failures))
+sys.exit(1 if failures else 0)
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("sklearn") is None,
+                    reason="scikit-learn is not installed")
+def test_sklearn_metrics_run_in_permissive(device):
+    """Issue 8's scikit-learn examples (integer true division, xp.diff(x, 2), float64 +=
+    int64, where(condition)) run on xpgpu arrays in the permissive profile, with
+    scikit-learn's results on NumPy."""
+    env = {**os.environ, "SCIPY_ARRAY_API": "1", "XPGPU_STRICT": "0"}
+    run = subprocess.run([sys.executable, "-c", SKLEARN_SCRIPT, str(device)], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]

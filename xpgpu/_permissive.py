@@ -166,9 +166,16 @@ def _sequence_casting(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+_MISSING = object()
+
+
 def _where(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
-    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    def where(condition: Any, x1: Any = _MISSING, x2: Any = _MISSING, /) -> Any:
+        if x1 is _MISSING and x2 is _MISSING:  # NumPy's where(condition): nonzero
+            return sys.modules["xpgpu"].nonzero(condition)
+        if x1 is _MISSING or x2 is _MISSING:
+            v.fail("where", "either both or neither of x1 and x2 should be given")
         items = [condition, x1, x2]
         device = _device_of(items)
         if device is not None and _host.is_host_array(condition):
