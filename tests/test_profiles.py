@@ -315,6 +315,27 @@ def test_indices_follow_numpy(permissive, device):
         assert_close(y, m)
     with pytest.raises(IndexError, match=r"^__getitem__: "):
         x[np.array([1.5])]
+    with pytest.raises(IndexError, match=r"^__getitem__: "):
+        x["a"]
+    assert_close(x[np.array(1)], n[np.array(1)])
+
+
+def test_numpy_ufuncs_without_counterpart_run_on_the_host(permissive, device):
+    """Permissive: NumPy's behaviour with an array-like (it converts with __array__), the
+    result back on the array's device; strict refuses with the fix."""
+    n = np.array([0.5, 2.0])
+    x = xp.asarray(n, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the one-time copy warning on CUDA
+        got = np.cbrt(x)
+        mantissa, exponent = np.frexp(x)
+    assert type(got) is xp.Array and got.device == device
+    assert_close(got, np.cbrt(n))
+    assert_close(mantissa, np.frexp(n)[0])
+    assert_close(exponent, np.frexp(n)[1])
+    xp.set_strict(True)
+    with pytest.raises(TypeError, match=r"^numpy\.cbrt: .*x\.to_device"):
+        np.cbrt(x)
 
 
 def test_dtype_spellings(permissive, device):

@@ -4,7 +4,9 @@ Not in the standard. NumPy ufuncs on xpgpu arrays (``numpy.abs(x)``, ``numpy.sum
 which reduces with ``numpy.add``, and ``numpy_array + x``) run xpgpu's function of the
 same meaning on the array's device and return an xpgpu array, as CuPy does for its own
 arrays. A NumPy array or scalar among the operands is refused in the strict profile
-(with the fix) and moved to the array's device in the permissive one. Other NumPy
+(with the fix) and moved to the array's device in the permissive one, where a ufunc
+without an xpgpu counterpart (``scipy.special.erf``) runs on the host, as NumPy runs it
+on any array-like, and its result comes back to the array's device. Other NumPy
 functions (``numpy.mean``, ``numpy.concatenate``) convert their input with
 ``__array__``: on the CPU the data itself; on CUDA the strict profile refuses, and the
 permissive one copies to the host with a one-time ``DeviceToHostCopyWarning``.
@@ -49,6 +51,8 @@ def array_ufunc(loose: Any = None) -> Callable[..., Any]:
         label = f"numpy.{np_name}" + ("" if method == "__call__" else f".{method}")
         std = (_CALL if method == "__call__" else _REDUCE if method == "reduce" else {}
                ).get(np_name)
+        if std is None and loose is not None and method == "__call__" and "out" not in kwargs:
+            return _on_host(label, ufunc, inputs, kwargs, self, loose)
         if std is None:
             v.fail(label, "NumPy ufuncs on xpgpu arrays run only where xpgpu has the "
                           "function (calls of element-wise functions and matmul, reductions "
@@ -76,6 +80,18 @@ def array_ufunc(loose: Any = None) -> Callable[..., Any]:
         return f(*args)
 
     return __array_ufunc__
+
+
+def _on_host(label: str, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any],
+             x: Array, loose: Any) -> Any:
+    """The permissive profile's NumPy ufunc without an xpgpu counterpart
+    (``scipy.special.erf``): NumPy computes it on the host, as for any array-like, and the
+    result comes back as an xpgpu array on ``x``'s device."""
+    host = CPU.backend.adapter.asarray_host
+    result = ufunc(*(host(a) if type(a) is Array else a for a in inputs), **kwargs)
+    if isinstance(result, tuple):
+        return tuple(loose.operand(label, r, x._device) for r in result)
+    return loose.operand(label, result, x._device)
 
 
 def _operand(label: str, obj: Any, x: Array, loose: Any) -> Any:

@@ -367,8 +367,10 @@ def _numpy_part(x: Array, part: Any, op: str) -> Any:
         if part._device is not x._device:
             v.mismatch(op, x._device, part._device)
         return part._data
-    if isinstance(part, list) or (_host.is_host_array(part) and getattr(part, "ndim", 0)):
+    if isinstance(part, list) or _host.is_host_array(part):
         host = _host.asarray_host(part)
+        if host.ndim == 0:
+            return host.item()  # NumPy reads a 0-d index as its Python scalar
         return transfer(host, CPU, x._device)
     return part
 
