@@ -169,14 +169,27 @@ def _plain(name: str, value: Any, dtype: DType) -> Any:
     return value
 
 
-def _compute(label: str, name: str, device: Device, a: Any, b: Any, out: DType) -> Array:
-    """The backend call of a binary function, off the fast path."""
+def _compute(label: str, name: str, device: Device, a: Any, b: Any, out: DType,
+             loose: bool = False) -> Array:
+    """The backend call of a binary function, off the fast path; ``loose`` (the
+    permissive profile's NumPy loops) casts a result of another standard dtype to ``out``."""
     backend = device.backend
     try:
         data = getattr(backend, name)(a, b)
     except ValueError as e:
         v.fail(label, str(e), ValueError)
+    if loose:
+        data = _as_out(data, backend, out)
     return wrap_checked(label, data, device, out)
+
+
+def _as_out(data: Any, backend: Any, out: DType) -> Any:
+    # Note: the permissive profile computes in NumPy's loop dtypes, where CuPy's type
+    # resolution may pick another loop (a Python bool with an int8 array ...); its result
+    # is cast to NumPy's result dtype, so both devices give NumPy's dtype.
+    if type(data) is not backend.ndarray:
+        data = backend.asarray(data)
+    return data if data.dtype == out.dtype else data.astype(out.dtype)
 
 
 def _unary(name: str, category: str, rule: str, loose: Any = None) -> Callable[[Array], Array]:
@@ -195,18 +208,18 @@ def _unary(name: str, category: str, rule: str, loose: Any = None) -> Callable[[
         v.bad_dtype(name, x._dtype, allowed)
 
     if loose is not None:
-        # Dtypes the standard leaves undefined: NumPy's loop, in its computing dtype.
+        # Dtypes the standard leaves undefined: NumPy's loop, in its computing dtype, off
+        # the fast path (which keeps the standard's table).
         slow = {d: loop for d, loop in loose.unary_loops(name).items() if out_of[d._i] is None}
-        out_of = tuple(out_of[d._i] or (slow[d][1] if slow.get(d, (None,))[0] is d else None)
-                       for d in ALL)
         strict_miss = miss
 
         def miss(x: Any) -> Array:
             loop = slow.get(x._dtype) if type(x) is Array else None
             if loop is None:
                 return strict_miss(x)
-            data = getattr(x._device.backend, name)(x._data.astype(loop[0].dtype))
-            return wrap_checked(name, data, x._device, loop[1])
+            backend = x._device.backend
+            data = getattr(backend, name)(_as(x, loop[0]))
+            return wrap_checked(name, _as_out(data, backend, loop[1]), x._device, loop[1])
 
     def func(x: Array, /) -> Array:
         if type(x) is not Array:
@@ -280,19 +293,16 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
                  if out_of[k[0]._i][k[1]._i] is None}
         scalars = {k: loop for k, loop in loose.scalar_loops(name).items()
                    if k not in scalar_out}
-        # The fast path takes the pairs NumPy computes without a cast.
-        out_of = tuple(tuple(out_of[a._i][b._i] or (loop[2] if (loop := pairs.get((a, b)))
-                                                     and loop[:2] == (a, b) else None)
-                             for b in ALL) for a in ALL)
-        scalar_out = {**scalar_out, **{k: loop[1] for k, loop in scalars.items()
-                                       if loop[0] is k[0]}}
+        # The fast path keeps the standard's tables: what it leaves undefined takes
+        # NumPy's loop below, in its computing dtypes.
         strict_arrays, strict_scalar = arrays_miss, scalar_miss
 
         def arrays_miss(x1: Array, x2: Array) -> Any:
             loop = pairs.get((x1._dtype, x2._dtype))
             if loop is None:
                 return strict_arrays(x1, x2)
-            return _compute(label, name, x1._device, _as(x1, loop[0]), _as(x2, loop[1]), loop[2])
+            return _compute(label, name, x1._device, _as(x1, loop[0]), _as(x2, loop[1]),
+                            loop[2], True)
 
         def scalar_miss(x: Array, s: Any, reflected: bool) -> Any:
             t = scalar_type(s)
@@ -307,7 +317,7 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
                 v.scalar_result(label, loop[0], s)  # an OverflowError out of its bounds
             a = _as(x, loop[0])
             return _compute(label, name, x._device, s if reflected else a,
-                            a if reflected else s, loop[1])
+                            a if reflected else s, loop[1], True)
 
     # The scalar results by dtype index, then by exact Python scalar type: no DType
     # hashing per call.
