@@ -242,6 +242,16 @@ def test_keyword_only_by_position(permissive, device):
         xp.diff(x, 1, n=1)
 
 
+def test_lists_for_tuples(permissive, device):
+    n = np.arange(6.0).reshape(2, 3)
+    x = xp.asarray(n, device=device)
+    assert_close(xp.permute_dims(x, [1, 0]), np.transpose(n, [1, 0]))
+    assert_close(xp.reshape(x, [3, 2]), np.reshape(n, [3, 2]))
+    assert_close(xp.broadcast_to(x, [2, 2, 3]), np.broadcast_to(n, [2, 2, 3]))
+    assert_close(xp.tile(x, [1, 2]), np.tile(n, [1, 2]))
+    assert_close(xp.moveaxis(x, [0], [1]), np.moveaxis(n, [0], [1]))
+
+
 def test_numpy_operands(permissive, device):
     """NumPy arrays and scalars as operands: moved to the array's device, NumPy's dtype
     (NEP 50: NumPy scalars are strong); the result is an xpgpu array, both orders."""

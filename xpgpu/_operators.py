@@ -70,6 +70,8 @@ def _make(dunder: str, name: str, mode: str, functions: dict[str, Callable[..., 
         def op(self: Array, other: Any, /) -> Any:
             if type(other) in _OPERANDS or _is_operand(other):
                 return f(self, other)
+            if loose is not None and _is_host(other):
+                return f(self, loose.operand(dunder, other, self._device))
             return _other(dunder, other, loose)
     elif mode == "rev":
         def op(self: Array, other: Any, /) -> Any:
@@ -115,11 +117,9 @@ def _other(dunder: str, other: object, loose: Any) -> Any:
     then tries the other operand's reflected operator), except for a NumPy array or
     scalar, whose own operators would convert the array; the permissive form
     (``loose``) converts a NumPy operand."""
-    if _is_host(other):
-        if loose is not None:
-            return NotImplemented  # unreachable: the callers convert it first
+    if loose is None and _is_host(other):
         _host_operand(dunder, other)
-    return NotImplemented
+    return NotImplemented  # (the permissive callers convert NumPy operands first)
 
 
 def methods(functions: dict[str, Callable[..., Any]], loose: Any = None

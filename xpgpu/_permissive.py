@@ -231,6 +231,18 @@ def _asarray(func: Callable[..., Any]) -> Callable[..., Any]:
     return asarray
 
 
+def _lists_as_tuples(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` taking lists where the standard says tuples (shapes, axes), as NumPy."""
+
+    @functools.wraps(func)
+    def wrapper(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        args = tuple(tuple(a) if type(a) is list else a for a in args)
+        kwargs = {k: tuple(a) if type(a) is list else a for k, a in kwargs.items()}
+        return func(x, *args, **kwargs)
+
+    return wrapper
+
+
 # ---- statistics -----------------------------------------------------------------------
 
 def _input_cast(func: Callable[..., Any], table: dict[DType, DType]) -> Callable[..., Any]:
@@ -340,6 +352,8 @@ POSITIONAL: dict[tuple[str, str], tuple[str, ...]] = {
 _LAYERS: dict[tuple[str, str], Callable[[Callable[..., Any]], Callable[..., Any]]] = {
     ("xpgpu", "result_type"): lambda f: result_type,
     ("xpgpu", "asarray"): _asarray,
+    **{("xpgpu", n): _lists_as_tuples
+       for n in ("permute_dims", "reshape", "broadcast_to", "tile", "moveaxis")},
     ("xpgpu", "where"): _where,
     ("xpgpu", "clip"): _clip,
     ("xpgpu", "concat"): _sequence_casting,
