@@ -275,6 +275,11 @@ def test_numpy_operands(permissive, device):
     y = xp.asarray(np.zeros(3), device=device)
     y += np.ones(3, dtype="float32")
     assert_close(y, np.ones(3))
+    h = np.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the one-time copy warning on CUDA
+        h += y  # NumPy's in-place operator with an array-like: written into h
+    assert h.tolist() == [1.0, 1.0, 1.0]
 
 
 def test_numpy_ufuncs_run_xpgpu_functions(device):
@@ -290,6 +295,9 @@ def test_numpy_ufuncs_run_xpgpu_functions(device):
         np.add.accumulate(x)
     with pytest.raises(TypeError, match=r"^numpy\.add: .*set_strict\(False\)"):
         np.add(x, n)  # strict: a NumPy operand
+    h = n.copy()
+    with pytest.raises(TypeError, match=r"^numpy\.add: out= is not supported"):
+        h += x
 
 
 @pytest.mark.strict_only

@@ -51,16 +51,22 @@ def array_ufunc(loose: Any = None) -> Callable[..., Any]:
         label = f"numpy.{np_name}" + ("" if method == "__call__" else f".{method}")
         std = (_CALL if method == "__call__" else _REDUCE if method == "reduce" else {}
                ).get(np_name)
-        if std is None and loose is not None and method == "__call__" and "out" not in kwargs:
-            return _on_host(label, ufunc, inputs, kwargs, self, loose)
+        out = kwargs.get("out")
+        outs = out if isinstance(out, tuple) else (out,)
+        given = [o for o in outs if o is not None]
+        if loose is not None and method == "__call__" and (std is None or given):
+            if any(type(o) is Array for o in given):
+                v.fail(label, "out= cannot be an xpgpu array; use the returned array")
+            # NumPy's own behaviour with an array-like: ``numpy_array += x`` writes into
+            # the NumPy array; a ufunc xpgpu lacks (scipy.special.erf) runs on the host.
+            return _on_host(label, ufunc, inputs, kwargs, self, loose, bool(given))
         if std is None:
             v.fail(label, "NumPy ufuncs on xpgpu arrays run only where xpgpu has the "
                           "function (calls of element-wise functions and matmul, reductions "
                           "of add, multiply, maximum, minimum, logical_and, logical_or); "
                           "use the xpgpu namespace (x.__array_namespace__()), or convert "
                           "explicitly with numpy.asarray(x.to_device('cpu'))")
-        out = kwargs.get("out")
-        if out is not None and out != (None,) and out != ():
+        if given:
             v.fail(label, "out= is not supported for xpgpu arrays (they are not written in "
                           "place by NumPy); use the returned array")
         extra = set(kwargs) - (_REDUCE_KWARGS if method == "reduce" else {"out"})
@@ -83,12 +89,15 @@ def array_ufunc(loose: Any = None) -> Callable[..., Any]:
 
 
 def _on_host(label: str, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any],
-             x: Array, loose: Any) -> Any:
+             x: Array, loose: Any, into_numpy: bool) -> Any:
     """The permissive profile's NumPy ufunc without an xpgpu counterpart
-    (``scipy.special.erf``): NumPy computes it on the host, as for any array-like, and the
-    result comes back as an xpgpu array on ``x``'s device."""
+    (``scipy.special.erf``), or writing into a NumPy array (``into_numpy``): NumPy computes
+    it on the host, as for any array-like; a new result comes back as an xpgpu array on
+    ``x``'s device."""
     host = CPU.backend.adapter.asarray_host
     result = ufunc(*(host(a) if type(a) is Array else a for a in inputs), **kwargs)
+    if into_numpy:
+        return result
     if isinstance(result, tuple):
         return tuple(loose.operand(label, r, x._device) for r in result)
     return loose.operand(label, result, x._device)
