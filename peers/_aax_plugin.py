@@ -41,6 +41,10 @@ PERMISSIVE_SKIPS = {
         "NumPy (the standard leaves it undefined); upstream expects array_api_strict to raise "
         "and NumPy not to") for op in ("set", "min", "max")
 }
+PERMISSIVE_SKIPS["tests/main/test_testing.py::test_lazy_xp_function_cython_ufuncs[xpgpu]"] = (
+    "permissive profile: scipy.special.erf(x) (a NumPy ufunc xpgpu has no function for) "
+    "runs on the host and returns an xpgpu array, as upstream's CuPy/Dask branch expects; "
+    "upstream expects array_api_strict's NumPy result")
 
 
 def _replace_fixtures(conftest: Any) -> None:
