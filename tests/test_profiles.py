@@ -46,12 +46,23 @@ UNARY = {
 _F16 = np.dtype("float16")
 
 
+# The profile this run selected (XPGPU_STRICT): each test here starts strict and leaves
+# that profile behind, so the tests after it see what they were imported with.
+_RUN_STRICT = xp._profile.current()
+
+
+@pytest.fixture(autouse=True)
+def _strict_first():
+    """Every test starts in the strict profile; the run's profile is restored after."""
+    xp.set_strict(True)
+    yield
+    xp.set_strict(_RUN_STRICT)
+
+
 @pytest.fixture
 def permissive():
-    """The permissive profile for one test; strict again afterwards."""
+    """The permissive profile for one test."""
     xp.set_strict(False)
-    yield
-    xp.set_strict(True)
 
 
 def _sample(dtype: str) -> np.ndarray:
@@ -300,7 +311,6 @@ def test_numpy_ufuncs_run_xpgpu_functions(device):
         h += x
 
 
-@pytest.mark.strict_only
 @pytest.mark.parametrize("expr", [
     "f32 * np.float32(2)", "i + np.int64(2)", "a + np.ones((3, 4))", "np.ones((3, 4)) + a",
     "np.float32(2) * f32", "a[np.array([0, 1])]", "np.multiply(a, np.ones((3, 4)))",
@@ -370,7 +380,7 @@ def test_dtype_spellings(permissive, device):
 
 
 def test_switching_restores_strict_exactly(device):
-    names = {n: getattr(xp, n) for n in xp.__all__}
+    names = {n: getattr(xp, n) for n in xp.__all__}  # strict (the autouse fixture)
     methods = {n: xp.Array.__dict__[n] for n in ("__add__", "__iadd__", "__getitem__",
                                                  "__setitem__", "__array__",
                                                  "__array_ufunc__")}
