@@ -402,6 +402,14 @@ def backend_key(x: Array, key: Any, op: str) -> Any:
     return _numpy_part(x, key, op)
 
 
+def _index_message(op: str, shape: tuple[int, ...], key: Any, exc: Exception) -> str:
+    """The message of a backend IndexError for the index forms NumPy reads: NumPy's own
+    reason (a float index array ...), or the strict profile's for an index out of bounds."""
+    if "out of bounds" in str(exc):
+        return _indexing._out_of_bounds(op, shape, key)
+    return f"{op}: {exc}"
+
+
 def _value(self: Array, value: Any) -> Any:
     """An assigned value as NumPy takes it: any dtype (NumPy casts), NumPy data and lists
     moved to the array's device."""
@@ -443,7 +451,7 @@ def build() -> dict[tuple[Any, str], Any]:
     matmul = out.get((namespace, "matmul"), namespace.matmul)
     for dunder, method in _operators.methods({**functions, "matmul": matmul}, loose).items():
         out[(Array, dunder)] = method
-    out[(Array, "__getitem__")] = _indexing.getitem(backend_key)
+    out[(Array, "__getitem__")] = _indexing.getitem(backend_key, _index_message)
     out[(Array, "__setitem__")] = _indexing.setitem(backend_key, _value)
     out[(Array, "__array__")] = _numpy_protocol.__array__
     out[(Array, "__array_ufunc__")] = _numpy_protocol.array_ufunc(loose)
