@@ -661,7 +661,7 @@ DEVIATIONS: list[tuple[str, str, str]] = [
 ]
 
 # Names of xpgpu with no counterpart in array-api-strict (extensions, documented).
-XPGPU_ONLY = {"fuse", "logspace", "set_array_api_version"}
+XPGPU_ONLY = {"fuse", "logspace", "set_array_api_version", "set_strict"}
 
 # ---- running both ---------------------------------------------------------------------------
 

@@ -278,11 +278,10 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
     def scalar_miss(x: Array, s: Any, reflected: bool) -> Any:
         """An array with anything else than an array or a Python scalar of a fast-path
         type and range: a NumPy operand, a subclass, bounds, a refusal."""
-        if scalar_type(s) is None:
-            if _is_host(s):
+        if scalar_type(s) is None and dunder is not None:
+            if _is_host(s):  # NumPy's own operators would not give it back
                 _host_operand(label, s, x)
-            if dunder is not None:
-                return NotImplemented
+            return NotImplemented
         out = _with_scalar(label, allowed, scalar_out, x._dtype, s)
         s = _plain(label, s, x._dtype)
         return _compute(label, name, x._device, s if reflected else x._data,
