@@ -793,6 +793,7 @@ def _on_the_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_devices, "_default", _devices.CPU)
 
 
+@pytest.mark.strict_only
 def test_calibration() -> None:
     """Every generated call: the same acceptance and results in both libraries, except
     the listed deviations, each of which must occur as listed; and each of xpgpu's refusals

@@ -132,6 +132,7 @@ def test_capabilities_max_dimensions_from_2024_12(revision):
     assert "max dimensions" not in xp.__array_namespace_info__().capabilities()
 
 
+@pytest.mark.strict_only
 def test_integer_array_indexing_from_2024_12(revision, device):
     x = xp.asarray([[1, 2], [3, 4]], device=device)
     i = xp.asarray([1, 0], device=device)
