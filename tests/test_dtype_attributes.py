@@ -21,14 +21,15 @@ ATTRIBUTES = ["kind", "itemsize", "name", "char", "str", "byteorder", "num", "al
 
 @pytest.fixture(params=["strict", "permissive"])
 def profile(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
-    if request.param == "permissive":
-        if not hasattr(xp, "set_strict"):
+    if not hasattr(xp, "set_strict"):
+        if request.param == "permissive":
             pytest.skip("no permissive profile in this xpgpu")
-        xp.set_strict(False)
         yield request.param
-        xp.set_strict(True)
-    else:
-        yield request.param
+        return
+    run_strict = xp._profile.current()  # the run's profile (XPGPU_STRICT), restored after
+    xp.set_strict(request.param == "strict")
+    yield request.param
+    xp.set_strict(run_strict)
 
 
 @pytest.mark.parametrize("name", NAMES)
