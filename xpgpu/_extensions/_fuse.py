@@ -18,7 +18,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from .. import _backend
+from .. import _backend, _profile
 from .. import _validate as v
 from .._array import Array, wrap
 from .._devices import CPU, Device
@@ -83,13 +83,28 @@ def _python_function(func: Any) -> types.FunctionType | None:
 
 
 _namespace: tuple[types.ModuleType, dict[int, Any]] | None = None
+# The swaps of every profile seen: a function imported in one profile (``from xpgpu import
+# sin``) keeps its tracing counterpart after xpgpu.set_strict() rebinds the namespace (both
+# profiles' functions live as long as the process, so their ids stay theirs).
+_swaps_seen: dict[int, Any] = {}
 
 
 def _tracing_namespace() -> tuple[types.ModuleType, dict[int, Any]]:
     global _namespace
     if _namespace is None:
-        _namespace = tr.make_namespace(sys.modules["xpgpu"])
+        ns, swaps = tr.make_namespace(sys.modules["xpgpu"])
+        _swaps_seen.update(swaps)
+        _namespace = ns, {**_swaps_seen, **swaps}
     return _namespace
+
+
+def _profile_switched(strict: bool) -> None:
+    """The namespace changed its functions: trace with the new ones from now on."""
+    global _namespace
+    _namespace = None
+
+
+_profile.on_switch(_profile_switched)
 
 
 class Fused:
