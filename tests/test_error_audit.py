@@ -31,6 +31,10 @@ from test_bad_inputs import FFT, LINALG, NAMESPACE, Entry
 import xpgpu as xp
 from xpgpu import _devices
 
+# Strict refusals and their messages: checked in the strict profile in every run
+# (XPGPU_STRICT=0 runs included).
+pytestmark = pytest.mark.usefixtures("strict_profile")
+
 HINT = re.compile(r"\buse\b|xpgpu\.|set_strict|permissive")
 _cupy = importlib.util.find_spec("cupy") is not None and bool(_devices.cuda_devices())
 
