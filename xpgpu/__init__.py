@@ -169,6 +169,9 @@ from ._manipulation import (
 from ._numpy_names import (  # noqa: F401  (the module __getattr__: NumPy's names)
     module_getattr as __getattr__,
 )
+from ._profile import (
+    set_strict,
+)
 from ._searching import (
     argmax,
     argmin,
@@ -203,9 +206,6 @@ from ._utility import (
     all,
     any,
     diff,
-)
-from ._profile import (
-    set_strict,
 )
 from ._version import (
     set_array_api_version,
