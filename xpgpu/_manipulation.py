@@ -117,7 +117,7 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
         backend = same[2].backend
         try:
             data = backend.concat(same[0], axis=axis)
-        except (ValueError, IndexError, TypeError):
+        except (ValueError, IndexError, TypeError, OverflowError):  # an axis beyond C long
             pass
         else:
             if data.dtype is same[1].dtype:

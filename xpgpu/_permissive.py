@@ -55,6 +55,16 @@ class Loose:
         return (result, dtype) in np_rules.SAME_KIND
 
 
+def _named(wrapper: Callable[..., Any], func: Callable[..., Any]) -> Callable[..., Any]:
+    """``wrapper`` whose code carries ``func``'s name: frames (and so the out-of-memory
+    message, which names the outermost xpgpu function) show ``sum``, not ``wrapper``."""
+    names = {"co_name": func.__name__}
+    if hasattr(wrapper.__code__, "co_qualname"):  # Python 3.11+
+        names["co_qualname"] = func.__qualname__
+    wrapper.__code__ = wrapper.__code__.replace(**names)  # type: ignore[arg-type]
+    return wrapper
+
+
 # ---- dtypes ---------------------------------------------------------------------------
 
 def _promote(a: DType, b: DType) -> DType:
@@ -150,7 +160,7 @@ def _casting(func: Callable[..., Any], count: int, scalars: bool = False
         return func(*_arrays(func.__name__, head, _device_of(head), scalars),
                     *args[count:], **kwargs)
 
-    return wrapper
+    return _named(wrapper, func)
 
 
 def _sequence_casting(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -163,7 +173,7 @@ def _sequence_casting(func: Callable[..., Any]) -> Callable[..., Any]:
             arrays = type(arrays)(_arrays(func.__name__, items, _device_of(items)))
         return func(arrays, *args, **kwargs)
 
-    return wrapper
+    return _named(wrapper, func)
 
 
 _MISSING = object()
@@ -240,7 +250,7 @@ def _lists_as_tuples(func: Callable[..., Any]) -> Callable[..., Any]:
         kwargs = {k: tuple(a) if type(a) is list else a for k, a in kwargs.items()}
         return func(x, *args, **kwargs)
 
-    return wrapper
+    return _named(wrapper, func)
 
 
 # ---- statistics -----------------------------------------------------------------------
@@ -257,7 +267,7 @@ def _input_cast(func: Callable[..., Any], table: dict[DType, DType]) -> Callable
                 x = astype(x, target)
         return func(x, *args, **kwargs)
 
-    return wrapper
+    return _named(wrapper, func)
 
 
 _TO_FLOAT = dict.fromkeys(_INTEGRAL_OR_BOOL, float64)  # mean, var, std: float64
@@ -291,7 +301,7 @@ def _positional(func: Callable[..., Any], names: tuple[str, ...]) -> Callable[..
             args = args[:lead]
         return func(*args, **kwargs)
 
-    return wrapper
+    return _named(wrapper, func)
 
 
 def _by_position(func: Callable[..., Any], names: tuple[str, ...]) -> Callable[..., Any]:
