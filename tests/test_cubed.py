@@ -1,0 +1,122 @@
+"""cubed with xpgpu as its backend: every operation of cubed's array API, under each of cubed's
+local executors and Dask, equals NumPy on the same inputs.
+
+cubed reads its backend from ``CUBED_BACKEND_ARRAY_API_MODULE`` when it is first imported, so this
+module sets it before importing cubed, and skips when cubed is absent or was already imported with
+another backend. Worker processes (the processes and Dask executors) inherit the environment:
+``XPGPU_DEFAULT_DEVICE`` picks their device and ``XPGPU_STRICT`` their profile, as in this process.
+
+    python -m pytest tests/test_cubed.py                            # the default device
+    XPGPU_DEFAULT_DEVICE=cuda:0 python -m pytest tests/test_cubed.py  # on a GPU
+    XPGPU_CUBED_SHIM=0 python -m pytest tests/test_cubed.py           # without examples/cubed_shim.py
+
+Each operation is built lazily from a table (tests/cubed_ops.py) and all of them are computed
+together, once per executor (one process pool, one Dask cluster); only where that batch fails are
+the operations computed one by one, to say which failed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+# CUBED_BACKEND_ARRAY_API_MODULE=numpy runs the same table on cubed's default backend: a baseline
+# that separates cubed's own limits from xpgpu's.
+BACKEND = os.environ.setdefault("CUBED_BACKEND_ARRAY_API_MODULE", "xpgpu")
+cubed = pytest.importorskip("cubed")
+xpc = pytest.importorskip("cubed.array_api")
+
+import xpgpu  # noqa: E402
+
+from cubed_ops import OPS, inputs  # noqa: E402
+
+if cubed.backend_array_api.xp_name != BACKEND:
+    pytest.skip("cubed was imported with another backend", allow_module_level=True)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+sys.path.insert(0, str(EXAMPLES))
+import cubed_shim  # noqa: E402
+
+SHIM = os.environ.get("XPGPU_CUBED_SHIM", "1") != "0"
+if SHIM:
+    cubed_shim.apply()
+
+DEVICE = xpgpu.__array_namespace_info__().default_device()
+pytestmark = [pytest.mark.cuda] if DEVICE != xpgpu.__array_namespace_info__().devices()[0] else []
+
+EXECUTORS = ["single-threaded", "threads", "processes", "dask"]
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    """The host copy of a computed result (an xpgpu array, or a tuple of them)."""
+    return np.from_dlpack(x, device="cpu") if isinstance(x, xpgpu.Array) else np.asarray(x)
+
+
+def _cubed_inputs() -> dict[str, Any]:
+    """The inputs as cubed arrays of about two chunks per axis (cubed's default spec, as for the
+    creation functions: one computation needs one spec)."""
+    return {k: xpc.asarray(v, chunks=tuple(max(1, (n + 1) // 2) for n in v.shape))
+            for k, v in inputs().items()}
+
+
+@pytest.fixture(scope="module")
+def dask_address() -> Any:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def _executor(name: str, request: pytest.FixtureRequest) -> Any:
+    from cubed.runtime.create import create_executor
+
+    if name == "dask":
+        address = request.getfixturevalue("dask_address")
+        return create_executor("dask", {"compute_kwargs": {"address": address}})
+    if name == "processes":
+        return create_executor("processes", {"max_workers": 2})
+    return create_executor(name)
+
+
+@pytest.fixture(scope="module", params=EXECUTORS)
+def results(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Each operation's host result (or the exception it raised) under one executor."""
+    executor = _executor(request.param, request)
+    a = _cubed_inputs()
+    built: dict[str, Any] = {}
+    out: dict[str, Any] = {}
+    for name, (build, _) in OPS.items():
+        try:
+            built[name] = build(xpc, a)
+        except Exception as exc:  # noqa: BLE001 -- reported by the test of this operation
+            out[name] = exc
+    try:
+        values = cubed.compute(*built.values(), executor=executor)
+        out.update({k: _to_numpy(v) for k, v in zip(built, values)})
+    except Exception:  # noqa: BLE001 -- find which ones fail
+        for name, arr in built.items():
+            try:
+                out[name] = _to_numpy(arr.compute(executor=executor))
+            except Exception as exc:  # noqa: BLE001
+                out[name] = exc
+    return out
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_operation(results: dict[str, Any], name: str) -> None:
+    got = results[name]
+    if isinstance(got, Exception):
+        raise got
+    expected = np.asarray(OPS[name][1](inputs()))
+    assert got.shape == expected.shape
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    if got.dtype.kind in "fc":
+        rtol = 1e-5 if got.dtype.itemsize * (2 if got.dtype.kind == "f" else 1) <= 8 else 1e-12
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected)
