@@ -141,8 +141,8 @@ def assemble_index_chunk(arrays: Any, dtype: Any = None, func: Any = None,
     indexer = _create_zarr_indexer(tuple(sorted_sel), in_shape, in_chunksize)
     out = nxp.empty(indexer.shape, dtype=dtype)
     if array_size(indexer.shape) > 0:
-        _, chunk_sels, out_sels, *_ = zip(*indexer)
-        for ai, chunk_sel, out_sel in zip(arrays, chunk_sels, out_sels):
+        _, chunk_sels, out_sels, *_ = zip(*indexer, strict=True)
+        for ai, chunk_sel, out_sel in zip(arrays, chunk_sels, out_sels, strict=False):
             out[out_sel] = _orthogonal_take(nxp, ai, chunk_sel)
     for axis, perm in unsort.items():
         out = nxp.take(out, nxp.asarray(perm, device=out.device), axis=axis)
@@ -163,7 +163,7 @@ def _orthogonal_take(nxp: Any, x: Any, sel: Any) -> Any:
             x = nxp.take(x, nxp.asarray(s.reshape(-1).astype(np.int64), device=x.device), axis=axis)
             s = slice(None)
         basic.append(s.item() if isinstance(s, np.integer) else s)
-    return x[tuple(basic) + (...,)]
+    return x[(*basic, ...)]
 
 
 # -- 5. Dask's memory check -----------------------------------------------------------------

@@ -3,8 +3,12 @@ pickling, __array__, __array_namespace__; oracle: NumPy and the spec's rules."""
 
 from __future__ import annotations
 
+import copy
 import math
+import os
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -138,6 +142,39 @@ def test_pickle_round_trip(device, name):
     np.testing.assert_array_equal(to_numpy(b), data)
     assert pickle.loads(pickle.dumps(a.dtype)) is a.dtype
     assert pickle.loads(pickle.dumps(a.device)) is device
+
+
+def test_pickle_rebuilds_cuda_arrays_on_the_receivers_default_device():
+    # What a pickle of a cuda:3 array made elsewhere becomes here: an array on this process's
+    # default device (cuda:0 where there is a GPU, else the cpu), with the same values.
+    from xpgpu._array import _unpickle
+
+    b = _unpickle(np.arange(4.0), "float64", "cuda:3")
+    assert b.device == xp.__array_namespace_info__().default_device()
+    np.testing.assert_array_equal(to_numpy(b), np.arange(4.0))
+    assert _unpickle(np.arange(4.0), "float64", "cpu").device == xp.asarray(0, device="cpu").device
+
+
+@pytest.mark.cuda
+def test_pickle_cuda_array_to_a_process_without_gpu():
+    if not xp.__array_namespace_info__().devices()[1:]:
+        pytest.skip("no CUDA device")
+    payload = pickle.dumps(xp.asarray([1.5, 2.5], device="cuda:0"))
+    code = ("import pickle, sys; a = pickle.loads(sys.stdin.buffer.read()); "
+            "print(a.device, float(a[1]))")
+    env = {**os.environ, "XPGPU_DEFAULT_DEVICE": "cpu"}
+    out = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True,
+                         env=env, check=True).stdout.decode().split()
+    assert out == ["cpu", "2.5"]
+
+
+def test_copy_keeps_the_device(device):
+    a = xp.asarray([[1.0, 2.0], [3.0, 4.0]], device=device)
+    for b in (copy.copy(a), copy.deepcopy(a), copy.deepcopy([a])[0]):
+        assert b.device == device and b.dtype == a.dtype
+        np.testing.assert_array_equal(to_numpy(b), to_numpy(a))
+        b[0, 0] = 9.0  # a copy, not a view
+    assert float(a[0, 0]) == 1.0
 
 
 def test_pickle_non_contiguous(device):

@@ -6,9 +6,9 @@ module sets it before importing cubed, and skips when cubed is absent or was alr
 another backend. Worker processes (the processes and Dask executors) inherit the environment:
 ``XPGPU_DEFAULT_DEVICE`` picks their device and ``XPGPU_STRICT`` their profile, as in this process.
 
-    python -m pytest tests/test_cubed.py                            # the default device
+    python -m pytest tests/test_cubed.py                              # the default device
     XPGPU_DEFAULT_DEVICE=cuda:0 python -m pytest tests/test_cubed.py  # on a GPU
-    XPGPU_CUBED_SHIM=0 python -m pytest tests/test_cubed.py           # without examples/cubed_shim.py
+    XPGPU_CUBED_SHIM=0 python -m pytest tests/test_cubed.py           # without the shim
 
 Each operation is built lazily from a table (tests/cubed_ops.py) and all of them are computed
 together, once per executor (one process pool, one Dask cluster); only where that batch fails are
@@ -31,9 +31,9 @@ BACKEND = os.environ.setdefault("CUBED_BACKEND_ARRAY_API_MODULE", "xpgpu")
 cubed = pytest.importorskip("cubed")
 xpc = pytest.importorskip("cubed.array_api")
 
-import xpgpu  # noqa: E402
-
 from cubed_ops import OPS, inputs  # noqa: E402
+
+import xpgpu  # noqa: E402
 
 if cubed.backend_array_api.xp_name != BACKEND:
     pytest.skip("cubed was imported with another backend", allow_module_level=True)
@@ -93,16 +93,16 @@ def results(request: pytest.FixtureRequest) -> dict[str, Any]:
     for name, (build, _) in OPS.items():
         try:
             built[name] = build(xpc, a)
-        except Exception as exc:  # noqa: BLE001 -- reported by the test of this operation
+        except Exception as exc:
             out[name] = exc
     try:
         values = cubed.compute(*built.values(), executor=executor)
-        out.update({k: _to_numpy(v) for k, v in zip(built, values)})
-    except Exception:  # noqa: BLE001 -- find which ones fail
+        out.update({k: _to_numpy(v) for k, v in zip(built, values, strict=True)})
+    except Exception:
         for name, arr in built.items():
             try:
                 out[name] = _to_numpy(arr.compute(executor=executor))
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 out[name] = exc
     return out
 

@@ -69,6 +69,7 @@ def test_zero_dimensional(device):
     (Ellipsis, Ellipsis, 0),  # two ellipses
     (0.0, 0, 0), (True, 0, 0), ([0, 1], 0, 0), ("a", 0, 0),  # not index types
     (slice(0.5, None), 0, 0), (slice(None, None, 0), 0, 0),  # bad slices
+    (np.array([0, 1]), 0, 0), (slice(None), np.array([0, 1]), 0),  # NumPy arrays (cubed's)
 ])
 @pytest.mark.strict_only
 def test_unspecified_forms_raise_index_error(device, key):

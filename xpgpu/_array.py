@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _validate as v
 from . import _version
-from ._devices import CPU, Device
+from ._devices import CPU, Device, default_device
 from ._dtypes import FROM_NP, KINDS, PROMOTION, DType
 
 if TYPE_CHECKING:  # the stub-only module of the argument types
@@ -250,10 +250,21 @@ class Array:
 
     __str__ = __repr__
 
+    # Pickling ships host bytes. A cpu array unpickles on the cpu; a CUDA array on the
+    # receiving process's default device (its GPU when it has one, e.g. the one GPU that
+    # CUDA_VISIBLE_DEVICES or XPGPU_DEFAULT_DEVICE gives a worker; the cpu when it has none),
+    # not on the sender's cuda:N, which another process may not have or may number
+    # differently. copy.copy and copy.deepcopy keep the device.
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         data = self._data if self._device is CPU else self._device.backend.adapter.to_host(
             self._data)
         return _unpickle, (data, self._dtype.name, str(self._device))
+
+    def __copy__(self) -> Array:
+        return wrap(self._device.backend.copy(self._data), self._dtype, self._device)
+
+    def __deepcopy__(self, memo: Any, /) -> Array:
+        return self.__copy__()
 
 
 def format_body(data: Any, backend: Any, to_host: Any = None) -> str:
@@ -331,7 +342,7 @@ def transfer(data: Any, source: Device, target: Device) -> Any:
 
 
 def _unpickle(data: Any, dtype_name: str, device_name: str) -> Array:
-    device = v.device_arg("unpickle", device_name)
+    device = CPU if device_name == "cpu" else default_device()
     host = CPU.backend.asarray(data)
     return wrap_checked("unpickle", transfer(host, CPU, device), device, FROM_NP[host.dtype])
 

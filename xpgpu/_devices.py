@@ -6,6 +6,7 @@ https://data-apis.org/array-api/2025.12/design_topics/device_support.html
 from __future__ import annotations
 
 import os
+import threading
 
 from . import _backend
 from ._backend import Backend
@@ -56,12 +57,19 @@ CPU = Device._make("cpu", 0)
 _cuda: list[Device] | None = None
 
 
+# Guards the first look-up of the devices: devices are interned and compared by identity, so
+# two threads meeting here first must get the same Device objects.
+_first_use = threading.Lock()
+
+
 def cuda_devices() -> list[Device]:
     """The CUDA devices CuPy can use (an empty list where there is none)."""
     global _cuda
     if _cuda is None:
-        count = _backend.cuda_device_count()
-        _cuda = [Device._make("cuda", i, switching=count > 1) for i in range(count)]
+        with _first_use:
+            if _cuda is None:
+                count = _backend.cuda_device_count()
+                _cuda = [Device._make("cuda", i, switching=count > 1) for i in range(count)]
     return _cuda
 
 
