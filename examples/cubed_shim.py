@@ -26,7 +26,10 @@ run them: the patch travels with the tasks.
    ``np.from_dlpack(chunk, device="cpu")``, which works for every DLPack array on any device.
    (Zarr's GPU buffers, ``zarr.config.enable_gpu()``, would take a CuPy array instead:
    ``cupy.from_dlpack(chunk)``; ``apply(gpu_zarr=True)`` selects that.)
-5. Dask executor with distributed >= 2026.7: ``check_runtime_memory`` reads per-worker memory
+5. ``numpy.asarray(cubed_array)``: ``cubed.Array.__array__`` calls ``x.astype(dtype)`` (a method
+   the standard does not have) and ``np.array(x)`` (an implicit device-to-host copy). The patch
+   copies to the host explicitly, then converts with NumPy.
+6. Dask executor with distributed >= 2026.7: ``check_runtime_memory`` reads per-worker memory
    from ``client.scheduler_info()``, which an asynchronous client now returns without workers
    (dask/distributed#9308), so every computation fails with "Cluster has no workers running",
    whatever the backend. The patch reads the cluster-wide totals that the cached info keeps.
@@ -166,7 +169,35 @@ def _orthogonal_take(nxp: Any, x: Any, sel: Any) -> Any:
     return x[(*basic, ...)]
 
 
-# -- 5. Dask's memory check -----------------------------------------------------------------
+# -- 4. chunks to Zarr -----------------------------------------------------------------------
+
+def to_host(arr: Any) -> Any:
+    """cubed ``backend_array_to_numpy_array`` for device arrays: an explicit host copy through
+    DLPack instead of ``np.asarray`` (upstream: dispatch on ``__dlpack_device__`` rather than on
+    the namespace's name)."""
+    if isinstance(arr, np.ndarray):
+        return arr
+    return np.from_dlpack(arr, device="cpu")
+
+
+def to_cupy(arr: Any) -> Any:
+    """For Zarr's GPU buffers (``zarr.config.enable_gpu()``): the chunk as a CuPy array, without
+    a copy."""
+    import cupy
+
+    return cupy.from_dlpack(arr)
+
+
+# -- 5. numpy.asarray(cubed_array) ----------------------------------------------------------
+
+def cubed_array_to_numpy(self: Any, dtype: Any = None, copy: Any = None) -> np.ndarray:
+    """cubed ``Array.__array__``: ``x.astype(dtype)`` and ``np.array(x)`` on the computed
+    backend array. Upstream fix: ``np.from_dlpack(x, device="cpu")``, then NumPy's astype."""
+    x = to_host(self.compute())
+    return x if dtype is None else x.astype(dtype, copy=False)
+
+
+# -- 6. Dask's memory check -----------------------------------------------------------------
 
 def check_runtime_memory(spec: Any, client: Any) -> None:
     """cubed ``runtime.executors.dask.check_runtime_memory`` for distributed >= 2026.7, whose
@@ -187,25 +218,6 @@ def check_runtime_memory(spec: Any, client: Any) -> None:
             f"Runtime memory ({runtime_memory}) is less than allowed_mem ({allowed_mem})")
 
 
-# -- 4. chunks to Zarr -----------------------------------------------------------------------
-
-def to_host(arr: Any) -> Any:
-    """cubed ``backend_array_to_numpy_array`` for device arrays: an explicit host copy through
-    DLPack instead of ``np.asarray`` (upstream: dispatch on ``__dlpack_device__`` rather than on
-    the namespace's name)."""
-    if isinstance(arr, np.ndarray):
-        return arr
-    return np.from_dlpack(arr, device="cpu")
-
-
-def to_cupy(arr: Any) -> Any:
-    """For Zarr's GPU buffers (``zarr.config.enable_gpu()``): the chunk as a CuPy array, without
-    a copy."""
-    import cupy
-
-    return cupy.from_dlpack(arr)
-
-
 def apply_blockwise(out_coords: Any, *, config: Any) -> Any:
     """cubed's stage function for blockwise, run after patching cubed in this process: a
     worker process that unpickles a task imports this module, and the first task applies the
@@ -223,6 +235,7 @@ def apply(gpu_zarr: bool | None = None) -> None:
     global _applied, _apply_blockwise
     if _applied:
         return
+    import cubed.array_api.array_object as array_object
     import cubed.array_api.statistical_functions as stats
     import cubed.backend_array_api as backend
     import cubed.core.indexing as indexing
@@ -234,6 +247,7 @@ def apply(gpu_zarr: bool | None = None) -> None:
     stats._var_combine = var_combine
     stats._var_aggregate = var_aggregate
     ops._assemble_index_chunk = assemble_index_chunk
+    array_object.Array.__array__ = cubed_array_to_numpy
     try:
         import cubed.runtime.executors.dask as dask_executor
     except ImportError:  # distributed is not installed

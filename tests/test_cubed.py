@@ -120,3 +120,40 @@ def test_operation(results: dict[str, Any], name: str) -> None:
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=0, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected)
+
+
+# -- the paths around the operations: host conversion, Zarr, user functions -----------------
+
+def test_numpy_asarray_of_a_cubed_array() -> None:
+    a = inputs()["g"]
+    x = xpc.asarray(a, chunks=(3, 4))
+    np.testing.assert_array_equal(np.asarray(x), a)
+    assert np.asarray(x, dtype=np.float32).dtype == np.float32
+    assert float(xpc.sum(x)) == pytest.approx(float(np.sum(a)), rel=1e-12)
+
+
+def test_zarr_round_trip(tmp_path: Path) -> None:
+    # Chunks leave the device through the explicit host copy (item 4 of the shim on CUDA).
+    a = inputs()["f"]
+    x = xpc.asarray(a, chunks=(3, 4)) * 2.0
+    cubed.to_zarr(x, str(tmp_path / "x.zarr"))
+    y = cubed.from_zarr(str(tmp_path / "x.zarr"))
+    assert y.chunksize == (3, 4)
+    np.testing.assert_array_equal(_to_numpy(y.compute()), a * 2.0)
+    np.testing.assert_allclose(_to_numpy(xpc.sum(y, axis=0).compute()), np.sum(a * 2.0, axis=0),
+                               rtol=1e-14)
+
+
+@pytest.mark.skipif(BACKEND != "xpgpu", reason="xpgpu's chunks")
+def test_map_blocks_runs_on_the_default_device() -> None:
+    # A user function sees each chunk as an xpgpu array on this process's default device.
+    seen = []
+
+    def f(block: Any) -> Any:
+        seen.append((type(block), block.device))
+        return xpgpu.cumulative_sum(block, axis=1)
+
+    a = inputs()["g"]
+    y = cubed.map_blocks(f, xpc.asarray(a, chunks=(3, 8)), dtype=xpc.float64)
+    np.testing.assert_allclose(_to_numpy(y.compute()), np.cumsum(a, axis=1), rtol=1e-12)
+    assert seen and all(s == (xpgpu.Array, DEVICE) for s in seen)
