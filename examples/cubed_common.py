@@ -92,14 +92,40 @@ def executor(args: argparse.Namespace) -> Iterator[Any]:
 
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None)
     else:
-        # One process per GPU: dask_cuda sets CUDA_VISIBLE_DEVICES per worker, so each worker's
-        # only GPU is its cuda:0, xpgpu's default device there.
-        from dask_cuda import LocalCUDACluster
-
-        kwargs = {"n_workers": args.workers} if args.workers else {}
-        cluster = LocalCUDACluster(threads_per_worker=1, dashboard_address=None, **kwargs)
+        cluster = gpu_cluster(args.workers)
     with cluster:
         yield create_executor("dask", {"compute_kwargs": {"address": cluster.scheduler_address}})
+
+
+def gpu_cluster(n: int | None) -> Any:
+    """A local Dask cluster of one single-threaded worker process per GPU. Each worker sees one
+    GPU (``CUDA_VISIBLE_DEVICES``), so xpgpu's default device there, cuda:0, is that GPU.
+    ``dask_cuda.LocalCUDACluster`` where dask-cuda is installed; otherwise the same layout from
+    distributed alone (a ``SpecCluster`` of nannies, each with its ``CUDA_VISIBLE_DEVICES``)."""
+    try:
+        from dask_cuda import LocalCUDACluster
+    except ImportError:
+        pass
+    else:
+        kwargs = {"n_workers": n} if n else {}
+        print("cluster: dask_cuda.LocalCUDACluster")
+        return LocalCUDACluster(threads_per_worker=1, dashboard_address=None, **kwargs)
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    import xpgpu
+
+    gpus = len(xpgpu.__array_namespace_info__().devices()) - 1
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    ids = visible.split(",") if visible else [str(i) for i in range(gpus)]
+    ids = ids[: n or len(ids)]
+    if not ids:
+        raise SystemExit("--executor dask-cuda: no CUDA device")
+    workers = {f"gpu{i}": {"cls": Nanny, "options": {
+        "nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": gpu, "XPGPU_DEFAULT_DEVICE": "cuda:0"}}}
+        for i, gpu in enumerate(ids)}
+    scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
+    print(f"cluster: distributed.SpecCluster, one worker per GPU ({', '.join(ids)})")
+    return SpecCluster(workers=workers, scheduler=scheduler)
 
 
 def compute(cubed: Any, arrays: list[Any], ex: Any) -> tuple[list[np.ndarray], float]:
