@@ -49,6 +49,8 @@ def parser(description: str, size: int) -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="compare with NumPy on the host "
                    "(small sizes only: the inputs are materialised)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--gpu-zarr", action="store_true", help="hand chunks to Zarr as CuPy "
+                   "arrays (zarr.config.enable_gpu()) instead of host copies")
     return p
 
 
@@ -60,6 +62,8 @@ def setup(args: argparse.Namespace) -> None:
     os.environ["XPGPU_DEFAULT_DEVICE"] = device
     if args.device != "cpu" and args.backend == "numpy":
         raise SystemExit("--backend numpy runs on the host: leave --device at cpu")
+    if args.gpu_zarr:
+        os.environ["XPGPU_CUBED_GPU_ZARR"] = "1"  # read by cubed_shim.apply, in every worker
     record = Path(tempfile.mkdtemp(prefix="cubed-record-"))
     os.environ[RECORD_DIR] = str(record)
     if args.backend == "xpgpu":

@@ -257,6 +257,10 @@ def apply(gpu_zarr: bool | None = None) -> None:
     if gpu_zarr is None:
         gpu_zarr = os.environ.get("XPGPU_CUBED_GPU_ZARR", "0") == "1"
     writer = to_cupy if gpu_zarr else to_host
+    if gpu_zarr:
+        import zarr
+
+        zarr.config.enable_gpu()  # Zarr reads and writes CuPy buffers
     for module in (backend, blockwise, indexing):
         module.backend_array_to_numpy_array = writer  # type: ignore[attr-defined]
     if blockwise.apply_blockwise is not apply_blockwise:

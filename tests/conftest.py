@@ -78,3 +78,15 @@ def assert_close(actual: xp.Array, expected: np.ndarray, ulps: float = 4) -> Non
                                    atol=0, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected)
+
+
+# With pytest-xdist (-n 2), tests marked xdist_group("name") run on one worker (xdist's loadgroup
+# mode, otherwise its default "load"): tests/test_cubed.py computes each executor's table of
+# operations once, in a module-scoped fixture.
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "xdist_group(name): run these tests on one xdist worker")
+    if getattr(config.option, "dist", None) == "load":  # the controller
+        config.option.dist = "loadgroup"
+    worker = getattr(config, "workerinput", None)
+    if worker is not None and not any(a.startswith("--dist") for a in worker.get("mainargv", ())):
+        config.option.loadgroup = True  # a worker under the default mode: groups in the ids

@@ -48,7 +48,9 @@ if SHIM:
     cubed_shim.apply()
 
 DEVICE = xpgpu.__array_namespace_info__().default_device()
-pytestmark = [pytest.mark.cuda] if DEVICE != xpgpu.__array_namespace_info__().devices()[0] else []
+pytestmark = [pytest.mark.xdist_group("cubed")]
+if DEVICE != xpgpu.__array_namespace_info__().devices()[0]:
+    pytestmark.append(pytest.mark.cuda)
 
 EXECUTORS = ["single-threaded", "threads", "processes", "dask"]
 
