@@ -15,6 +15,7 @@ largest is the peak device memory of a worker, compared with ``allowed_mem``.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -47,7 +48,8 @@ def write_input(path: Path, rows: int, chunk_rows: int, seed: int, workers: int)
     start = time.perf_counter()
     zarr.create_array(str(path), shape=(rows, COLS), chunks=(chunk_rows, COLS),
                       dtype="float32", overwrite=True)
-    with ProcessPoolExecutor(workers) as pool:
+    # spawn: the parent may have initialised CUDA (to read the GPU's size)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         jobs = [pool.submit(_write_rows, str(path), r, min(r + chunk_rows, rows), seed)
                 for r in range(0, rows, chunk_rows)]
         for job in jobs:
