@@ -15,6 +15,7 @@ on empty and 0-d arrays against NumPy's values and the standard's dtypes.
 from __future__ import annotations
 
 import builtins
+import copy
 import operator
 import os
 import pathlib
@@ -221,6 +222,8 @@ ARRAY: dict[str, Entry] = {
                         copy="bool", res="any", call=lambda x, **k: x.__dlpack__(**k)),
     "__dlpack_device__": Entry("self", res="dldevice", call=lambda x: x.__dlpack_device__()),
     "__reduce__": Entry("self", call=lambda x: pickle.loads(pickle.dumps(x))),
+    "__copy__": Entry("self", call=lambda x: copy.copy(x)),
+    "__deepcopy__": Entry("self", call=lambda x: copy.deepcopy(x)),
     "__new__": Entry("any", res="never", call=lambda *a: xp.Array(*a)),
     "to_device": Entry("self", "device", stream="any", call=lambda x, *a, **k:
                        x.to_device(*a, **k)),
