@@ -37,11 +37,6 @@ def inputs() -> dict[str, np.ndarray]:
     }
 
 
-def chunks_of(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """Chunk sizes: about half of each axis."""
-    return tuple(max(1, (n + 1) // 2) for n in shape)
-
-
 Op = tuple[Callable[[Any, dict[str, Any]], Any], Callable[[dict[str, np.ndarray]], Any]]
 
 _UNARY_FLOAT = ["acos", "asin", "atan", "acosh:1+", "asinh", "atanh", "cos", "cosh", "sin",
