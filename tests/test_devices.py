@@ -44,6 +44,23 @@ def test_default_device_environment(name):
     assert out.stdout.split() == [expected, expected]
 
 
+@pytest.mark.cuda
+def test_cuda_visible_devices_gives_a_process_its_gpu():
+    # One worker process per GPU (dask_cuda): a process shown only GPU k computes on it as
+    # cuda:0, its default device; shown none, on the cpu.
+    if not CUDA:
+        pytest.skip("no CUDA device")
+    code = ("import xpgpu as xp; i = xp.__array_namespace_info__(); "
+            "print(i.default_device(), len(i.devices()) - 1)")
+    last = str(len(_devices.cuda_devices()) - 1)
+    out = _run(code, CUDA_VISIBLE_DEVICES=last)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["cuda:0", "1"]
+    out = _run(code, CUDA_VISIBLE_DEVICES="")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["cpu", "0"]
+
+
 def test_default_device_environment_unknown():
     out = _run("import xpgpu as xp; xp.zeros(2)", XPGPU_DEFAULT_DEVICE="tpu:3")
     assert out.returncode != 0
