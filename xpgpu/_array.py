@@ -250,17 +250,18 @@ class Array:
 
     __str__ = __repr__
 
-    # Pickling ships host bytes. A cpu array unpickles on the cpu; a CUDA array on the
-    # receiving process's default device (its GPU when it has one, e.g. the one GPU that
-    # CUDA_VISIBLE_DEVICES or XPGPU_DEFAULT_DEVICE gives a worker; the cpu when it has none),
-    # not on the sender's cuda:N, which another process may not have or may number
-    # differently. copy.copy and copy.deepcopy keep the device.
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as host bytes. A cpu array unpickles on the cpu; a CUDA array on the
+        receiving process's default device (its GPU when it has one, e.g. the one GPU that
+        CUDA_VISIBLE_DEVICES or XPGPU_DEFAULT_DEVICE gives a worker; the cpu when it has
+        none), not on the sender's cuda:N, which another process may not have or may number
+        differently. copy.copy and copy.deepcopy keep the device."""
         data = self._data if self._device is CPU else self._device.backend.adapter.to_host(
             self._data)
         return _unpickle, (data, self._dtype.name, str(self._device))
 
     def __copy__(self) -> Array:
+        """A copy on the same device."""
         return wrap(self._device.backend.copy(self._data), self._dtype, self._device)
 
     def __deepcopy__(self, memo: Any, /) -> Array:
