@@ -1,0 +1,67 @@
+"""SciPy's own array API tests against xpgpu.
+
+    python peers/scipy.py --device cpu --profile strict [--fast]
+
+The tests come from the installed SciPy package (its wheel carries them), run with
+``SCIPY_ARRAY_API=1``; ``peers/_scipy_plugin.py`` makes xpgpu, on the device under test,
+the only parameter of SciPy's ``xp`` fixture, and keeps only the tests that take it. The
+submodules are those whose tests use ``xp``; ``--fast`` takes a few of them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+# This file is named after SciPy: its own folder must not shadow the package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from peers._common import CACHE, Known, Options, Run, Unavailable, main  # noqa: E402
+
+SUBMODULES = ["_lib", "cluster", "constants", "differentiate", "fft", "integrate",
+              "interpolate", "linalg", "ndimage", "optimize", "signal", "spatial", "special",
+              "stats"]
+FAST = ["special", "fft", "integrate", "cluster"]
+
+STRICT = ("strict",)
+
+# SciPy exempts array_api_strict by name (``is_array_api_strict(xp)``) where its code or
+# its tests need more than the standard gives; in the strict profile xpgpu behaves as
+# array_api_strict there, so those tests fail (strict profile only).
+KNOWN: list[Known] = [
+    # scipy/stats/_resampling.py (_get_from_last_axis): `sample[..., i]` (an integer
+    # array index after an ellipsis) unless is_array_api_strict(xp); bootstrap, jackknife
+    # and permutation_test resample through it.
+    Known("scipy/stats/tests/test_resampling.py::TestBootstrap::*",
+          "scipy-resampling-exempts-strict", profiles=STRICT),
+    Known("scipy/stats/tests/test_resampling.py::TestPermutationTest::*",
+          "scipy-resampling-exempts-strict", profiles=STRICT),
+    # scipy/ndimage/tests/test_filters.py (TestVectorizedFilter): `[..., mask]` indexing
+    # and expected messages, skipped or adapted `if is_array_api_strict(xp)`.
+    Known("scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::*",
+          "scipy-vectorized-filter-exempts-strict", profiles=STRICT),
+    # scipy/special/tests/test_logsumexp.py (test_dtypes_ab): the expected dtype comes from
+    # result_type(int, float) except `if is_array_api_strict(xp)`.
+    Known("scipy/special/tests/test_logsumexp.py::TestLogSumExp::test_dtypes_ab[[]*",
+          "scipy-logsumexp-dtypes-exempts-strict", profiles=STRICT),
+]
+
+
+def prepare(opts: Options) -> Run:
+    spec = importlib.util.find_spec("scipy")
+    if spec is None or not spec.submodule_search_locations:
+        raise Unavailable("SciPy is not installed")
+    package = Path(next(iter(spec.submodule_search_locations)))
+    here = CACHE / "scipy"
+    here.mkdir(parents=True, exist_ok=True)
+    # An empty pytest.ini: this checkout's pytest settings must not reach SciPy's.
+    (here / "pytest.ini").write_text("")
+    tests = [f"scipy.{name}" for name in (FAST if opts.fast else SUBMODULES)
+             if (package / name / "tests").is_dir()]
+    args = ["-p", "peers._scipy_plugin", f"--rootdir={package.parent}", "--pyargs", *tests]
+    return Run(args, here, {"SCIPY_ARRAY_API": "1"})
+
+
+if __name__ == "__main__":
+    sys.exit(main("scipy", prepare, KNOWN))
