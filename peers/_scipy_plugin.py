@@ -117,22 +117,27 @@ def _on_host(assertion: Any) -> Any:
 
 
 def _install_host_assertions() -> None:
-    import scipy._lib._array_api as array_api
+    """Every reference to SciPy's assertion helpers (whatever name a module imported them
+    under) goes through ``_on_host``; the ones a SciPy version lacks are left out."""
+    import importlib
 
-    names = ["xp_assert_equal", "xp_assert_close", "xp_assert_less", "assert_array_almost_equal",
-             "assert_almost_equal", "xp_assert_close_nulp"]
-    originals = {name: getattr(array_api, name) for name in names if hasattr(array_api, name)}
-    copy = array_api._xp_copy_to_numpy
-    replacements: dict[str, Any] = {name: _on_host(f) for name, f in originals.items()}
-    replacements["_xp_copy_to_numpy"] = lambda x: copy(_to_host(x))
-    originals["_xp_copy_to_numpy"] = copy
-    import scipy._lib._array_api_no_0d  # noqa: F401  (imports the helpers by name)
-
+    array_api = importlib.import_module("scipy._lib._array_api")
+    names = ["xp_assert_equal", "xp_assert_close", "xp_assert_less", "xp_assert_close_nulp",
+             "assert_array_almost_equal", "assert_almost_equal"]
+    replacements: dict[int, Any] = {
+        id(f): _on_host(f) for f in (getattr(array_api, n, None) for n in names) if f}
+    copy = getattr(array_api, "_xp_copy_to_numpy", None)
+    if copy is not None:
+        replacements[id(copy)] = lambda x: copy(_to_host(x))
+    try:  # imports the helpers under other names (xp_assert_close_base ...)
+        importlib.import_module("scipy._lib._array_api_no_0d")
+    except ImportError:
+        pass
     for module in list(sys.modules.values()):
         if getattr(module, "__name__", "").startswith("scipy"):
-            for name, replacement in replacements.items():
-                if getattr(module, name, None) is originals[name]:
-                    setattr(module, name, replacement)
+            for name, value in list(vars(module).items()):
+                if id(value) in replacements and not name.startswith("__"):
+                    setattr(module, name, replacements[id(value)])
 
 
 if ON_CUDA:
