@@ -36,7 +36,6 @@ STRICT = os.environ.get("XPGPU_STRICT", "1").strip() != "0"
 ON_CUDA = DEVICE.startswith("cuda")
 HOST = next(d for d in xpgpu.__array_namespace_info__().devices() if str(d) == "cpu")
 ALIAS = "array_api_strict"  # the backend whose markers xpgpu inherits
-PARAM = pytest.param(xpgpu, id="xpgpu", marks=pytest.mark.array_api_backends)
 
 
 def _devices(xp: Any) -> list[Any]:
@@ -53,7 +52,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     device propagation tests run (peers/KNOWN.md#scipy-devices-fixture-tuple)."""
     for fixturedef in metafunc._arg2fixturedefs.get("xp", ()):
         if fixturedef.params is not None:
-            fixturedef.params = (PARAM,)  # type: ignore[misc]
+            # (the marker SciPy's conftest registers, read once it has)
+            param = pytest.param(xpgpu, id="xpgpu", marks=pytest.mark.array_api_backends)
+            fixturedef.params = (param,)  # type: ignore[misc]
             fixturedef.ids = None  # type: ignore[misc]
     for fixturedef in metafunc._arg2fixturedefs.get("devices", ()):
         if fixturedef.argnames == ("xp",):
