@@ -61,6 +61,10 @@ KNOWN: list[Known] = [
           "scipy-result-type-test-regex"),
     Known("scipy/stats/tests/test_correlation.py::*::test_input_validation[[]*",
           "scipy-axis-error-message"),
+    # The test takes `.max()` of `np.abs(zpk[1])`, an ndarray method on what NumPy's ufunc
+    # returns; in the permissive profile NumPy's ufuncs on xpgpu arrays return xpgpu arrays.
+    Known("scipy/signal/tests/test_signaltools.py::Test*FiltFilt::test_sine[[]*",
+          "scipy-filtfilt-test-ndarray-method", profiles=("permissive",)),
 ]
 
 
