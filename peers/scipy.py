@@ -60,7 +60,9 @@ KNOWN: list[Known] = [
     Known("scipy/_lib/tests/test_array_api.py::test_xp_result_type_force_floating[[]*",
           "scipy-result-type-test-regex"),
     Known("scipy/stats/tests/test_correlation.py::*::test_input_validation[[]*",
-          "scipy-axis-error-message"),
+          "scipy-backend-error-messages"),
+    Known("scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::test_input_validation[[]*",
+          "scipy-backend-error-messages"),
     # The test takes `.max()` of `np.abs(zpk[1])`, an ndarray method on what NumPy's ufunc
     # returns; in the permissive profile NumPy's ufuncs on xpgpu arrays return xpgpu arrays.
     Known("scipy/signal/tests/test_signaltools.py::Test*FiltFilt::test_sine[[]*",
