@@ -64,9 +64,9 @@ KNOWN: list[Known] = [
     Known("scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::test_input_validation[[]*",
           "scipy-backend-error-messages"),
     # The test takes `.max()` of `np.abs(zpk[1])`, an ndarray method on what NumPy's ufunc
-    # returns; in the permissive profile NumPy's ufuncs on xpgpu arrays return xpgpu arrays.
+    # returns; NumPy's ufuncs on xpgpu arrays return xpgpu arrays (as on CuPy arrays).
     Known("scipy/signal/tests/test_signaltools.py::Test*FiltFilt::test_sine[[]*",
-          "scipy-filtfilt-test-ndarray-method", profiles=("permissive",)),
+          "scipy-filtfilt-test-ndarray-method"),
 ]
 
 
