@@ -15,7 +15,7 @@
 set -uo pipefail
 out=${1:-cubed-gpu-results}
 mkdir -p "$out"
-export PYTHONPATH=$PWD
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
 cores=$(python -c "import os; print(os.cpu_count())")
 gpus=$(python -c "import xpgpu; print(len(xpgpu.__array_namespace_info__().devices()) - 1)")
 device=${CUBED_DEVICE:-cuda:0}
