@@ -19,17 +19,21 @@ from xpgpu._validate import DeviceMemoryError
 REQUEST = 214_748_364_800  # 200 GiB
 
 
+_MODULE = types.ModuleType("fake_memory")
+
+
 class FakeOutOfMemory(MemoryError):
-    """CuPy's signature and message."""
+    """CuPy's signature and message; like CuPy's, its ``super()`` goes through the class
+    its module holds under the name at that moment (xpgpu's class, once installed)."""
 
     def __init__(self, size, total, limit=0):
-        super().__init__(f"Out of memory allocating {size:,} bytes "
-                         f"(allocated so far: {total:,} bytes).")
+        super(_MODULE.OutOfMemoryError, self).__init__(
+            f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes).")
 
 
 @pytest.fixture
 def fake():
-    module = types.ModuleType("fake_memory")
+    module = _MODULE
     module.OutOfMemoryError = FakeOutOfMemory
     cls = _memory.install(module, "OutOfMemoryError", lambda: "cuda:3",
                           lambda: (3 << 30, 80 << 30))

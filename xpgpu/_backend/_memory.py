@@ -59,7 +59,13 @@ def error_class(base: type[MemoryError], device: Callable[[], str],
         def __init__(self, size: int = 0, total: int = 0, limit: int = 0, *args: Any):
             func = _caller(sys._getframe(1))
             if func is None or not isinstance(size, int):
-                base.__init__(self, size, total, limit, *args)  # a plain backend call
+                # Note: a plain backend allocation (no xpgpu function on the stack): the
+                # backend's own text. Not base.__init__: CuPy's calls super() through the
+                # name this class now holds, which would reach its own __init__ again
+                # with the message alone.
+                MemoryError.__init__(self, f"Out of memory allocating {size:,} bytes "
+                                           f"(allocated so far: {total:,} bytes).")
+                self.size, self.total, self.limit = size, total, limit
                 return
             try:
                 free, whole = memory()
