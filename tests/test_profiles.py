@@ -93,8 +93,21 @@ def _strict_defines(func, *args) -> bool:
     return True
 
 
+# Known gaps on CUDA (docs/profiles.md), seen on an H200 with CuPy 14.2: CuPy's float32
+# nextafter flushes subnormal results (nextafter(0, 1) is FLT_MIN, not 1e-45), and CuPy's
+# complex division by zero gives nan+nanj where NumPy gives inf+infj.
+CUDA_GAPS = {"nextafter": "CuPy's float32 nextafter flushes subnormal results",
+             "divide": "CuPy's complex division by zero is nan+nanj (NumPy: inf+infj)"}
+
+
+def _cuda_gap(device, name, where):
+    if device.kind == "cuda" and name in where:
+        pytest.xfail(CUDA_GAPS[name])
+
+
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary_arrays_follow_numpy(permissive, device, name):
+    _cuda_gap(device, name, ("nextafter",))
     """Every dtype pair: the standard's result where it defines one (unchanged), NumPy's
     where it does not (type and values)."""
     func, ufunc = getattr(xp, name), getattr(np, BINARY[name])
@@ -115,6 +128,7 @@ def test_binary_arrays_follow_numpy(permissive, device, name):
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "pow", "less",
                                   "floor_divide", "maximum", "logical_and", "bitwise_and"])
 def test_binary_python_scalars_follow_numpy(permissive, device, name):
+    _cuda_gap(device, name, ("divide",))
     """NEP 50 as NumPy 2: int array + 1.5 is float64, bool array + 1 is int64 ..."""
     func, ufunc = getattr(xp, name), getattr(np, BINARY[name])
     for a in NP_DTYPES:

@@ -135,3 +135,28 @@ _CURRENT.update({std: getattr(cupy, own) for std, own in RENAMES.items()})
 _CURRENT.update(FIXES)
 _CURRENT.update(where=cupy.where, clip=cupy.clip, astype=_astype)
 FIXES.update(_cupy_kernels.fixes(_CURRENT))
+
+
+# Note: CuPy's logical functions refuse complex operands ("Wrong type ... for
+# cupy_logical_and"); NumPy takes a complex value's truth (nonzero). The strict profile
+# never passes one (boolean inputs only); the permissive profile follows NumPy.
+def _truth(value: Any) -> Any:
+    if type(value) is cupy.ndarray:
+        return value != 0 if value.dtype.kind == "c" else value
+    return bool(value) if type(value) is complex else value
+
+
+def _complex_truth(func: Any, nin: int) -> Any:
+    if nin == 1:
+        def fixed(x: Any) -> Any:
+            return func(_truth(x))
+    else:
+        def fixed(x1: Any, x2: Any) -> Any:  # type: ignore[misc]
+            return func(_truth(x1), _truth(x2))
+    fixed.ufunc = getattr(func, "ufunc", func)  # type: ignore[attr-defined]  # what fuse runs
+    return fixed
+
+
+for _name, _nin in (("logical_and", 2), ("logical_or", 2), ("logical_xor", 2),
+                    ("logical_not", 1)):
+    FIXES[_name] = _complex_truth(FIXES.get(_name, getattr(cupy, _name)), _nin)
