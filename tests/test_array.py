@@ -133,6 +133,27 @@ def test_repr(device, name):
     assert "shape=(0, 3)" in repr(xp.asarray(np.zeros((0, 3)), device=device))
 
 
+@pytest.mark.parametrize(("value", "name", "spec"), [
+    (1.5, "float64", ".3f"), (1 / 3, "float32", ".10g"), (-7, "int8", ">5d"),
+    (2**64 - 1, "uint64", ","), (True, "bool", "^7"), (1 + 2j, "complex128", ".2f"),
+    (0.25, "float64", "e"),
+])
+def test_format_zero_dim_as_numpy(device, value, name, spec):
+    host = np.asarray(value, dtype=name)
+    assert format(xp.asarray(host, device=device), spec) == format(host, spec)
+
+
+def test_format_empty_spec_and_refusal(device):
+    a = xp.asarray(np.ones((2,)), device=device)
+    assert format(a, "") == f"{a}" == str(a)
+    assert format(xp.asarray(1.5, device=device), "") == str(xp.asarray(1.5, device=device))
+    with pytest.raises(TypeError,
+                       match=r"^__format__: only zero-dimensional .* shape \(2,\); "):
+        format(a, ".3f")
+    with pytest.raises(TypeError):  # NumPy refuses too
+        format(np.ones(2), ".3f")
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_pickle_round_trip(device, name):
     data = np.arange(6).reshape(2, 3).astype(name)

@@ -267,6 +267,56 @@ def test_keyword_only_by_position(permissive, device):
         xp.diff(x, 1, n=1)
 
 
+def test_stack_concat_of_a_namedtuple(permissive, device):
+    # SciPy stacks its ConfidenceInterval namedtuples; their constructor takes 2 arguments.
+    from collections import namedtuple
+    pair = namedtuple("pair", "low high")
+    n = np.arange(3.0)
+    x = xp.asarray(n, device=device)
+    i = xp.asarray(np.arange(3), device=device)
+    assert_close(xp.stack(pair(x, i)), np.stack(pair(n, np.arange(3))))
+    assert_close(xp.concat(pair(x, i), 0), np.concatenate(pair(n, np.arange(3)), 0))
+
+
+@pytest.mark.parametrize("args", [(0, 1, 5), (-3, 2, 7), (0, 10, 4), (-1, -7, 9),
+                                  (2.5, -3.5, 13), (0, 5, 5, False), (1, 4, 1), (3, 9, 0)])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint64", "bool"])
+def test_linspace_integer_dtype_as_numpy(permissive, device, args, dtype):
+    if dtype.startswith("uint") and min(args[:2]) < 0:
+        pytest.skip("negative values in an unsigned dtype (NumPy: undefined cast)")
+    got = xp.linspace(*args, dtype=dtype, device=device)
+    want = np.linspace(*args, dtype=dtype)  # NumPy 2: floor, then astype
+    assert got.dtype == xp.__dict__[dtype]
+    np.testing.assert_array_equal(to_numpy(got), want, strict=True)
+
+
+@pytest.mark.parametrize("args", [(5,), (1, 7, 2), (0.5, 3, 0.25), (-2, 2, 0.3),
+                                  (10, 0, -1.5), (3, 3)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_arange_complex_dtype_as_numpy(permissive, device, args, dtype):
+    got = xp.arange(*args, dtype=dtype, device=device)
+    want = np.arange(*args, dtype=dtype)
+    assert got.dtype == xp.__dict__[dtype]
+    if device.kind == "cpu":  # the same fill as NumPy's
+        np.testing.assert_array_equal(to_numpy(got), want, strict=True)
+    else:
+        assert_close(got, want)
+    assert_close(xp.arange(0, 3, 1, xp.complex64, device=device),
+                 np.arange(0, 3, 1, np.complex64))
+
+
+def test_linspace_arange_dtypes_strict_and_refusals(device):
+    with pytest.raises(TypeError, match=r"^linspace: dtype must be a floating-point"):
+        xp.linspace(0, 1, 3, dtype=xp.int64, device=device)
+    with pytest.raises(TypeError, match=r"^arange: dtype must be a real numeric"):
+        xp.arange(3, dtype=xp.complex64, device=device)
+    xp.set_strict(False)
+    with pytest.raises(TypeError, match=r"^linspace: complex start or stop cannot give"):
+        xp.linspace(0, 1j, 3, dtype=xp.int64, device=device)
+    assert_close(xp.linspace(0, 1, 3, True, dtype=xp.float32, device=device),
+                 np.linspace(0, 1, 3, True, dtype=np.float32))
+
+
 def test_lists_for_tuples(permissive, device):
     n = np.arange(6.0).reshape(2, 3)
     x = xp.asarray(n, device=device)

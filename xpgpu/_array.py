@@ -250,6 +250,20 @@ class Array:
 
     __str__ = __repr__
 
+    def __format__(self, format_spec: str, /) -> str:
+        """``format(x, spec)``: a zero-dimensional array formats as its Python scalar (as
+        NumPy's do); an empty spec gives ``str(x)``. Not in the standard."""
+        # Note: not in the standard. NumPy formats a 0-d array with its scalar's spec
+        # (SciPy's tests format tolerances that way) and refuses a spec for larger arrays.
+        if not format_spec:
+            return str(self)
+        if self._data.ndim != 0:
+            v.fail("__format__", f"only zero-dimensional arrays take a format spec, got "
+                                 f"shape {self._data.shape}; format the elements one at a "
+                                 "time, or use format(x) with no spec")
+        # On CUDA: one synchronising copy of one element.
+        return format(self._data.item(), format_spec)
+
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle as host bytes. A cpu array unpickles on the cpu; a CUDA array on the
         receiving process's default device (its GPU when it has one, e.g. the one GPU that

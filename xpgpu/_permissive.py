@@ -24,7 +24,7 @@ from ._array import Array, transfer
 from ._creation import asarray
 from ._data_types import astype
 from ._devices import CPU, Device
-from ._dtypes import KINDS, PROMOTION, DType, bool_, float64, int64
+from ._dtypes import KINDS, PROMOTION, REAL_OF, DType, bool_, float64, int64
 from ._scalars import SCALAR_RESULT as _STANDARD_SCALARS
 from ._scalars import scalar_type
 
@@ -169,8 +169,11 @@ def _sequence_casting(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(arrays: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(arrays, (list, tuple)):
+            # A plain list or tuple: a subclass's constructor (a namedtuple's) need not
+            # take one iterable.
             items = list(arrays)
-            arrays = type(arrays)(_arrays(func.__name__, items, _device_of(items)))
+            cast = _arrays(func.__name__, items, _device_of(items))
+            arrays = list(cast) if isinstance(arrays, list) else tuple(cast)
         return func(arrays, *args, **kwargs)
 
     return _named(wrapper, func)
@@ -239,6 +242,50 @@ def _asarray(func: Callable[..., Any]) -> Callable[..., Any]:
         return func(host, device=device, copy=copy)
 
     return asarray
+
+
+# ---- ranges ---------------------------------------------------------------------------
+
+def _arange(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``arange`` with a complex dtype, as NumPy 2: NumPy fills the real part as for the
+    component dtype and the imaginary part with zeros, so the real range, then a cast."""
+
+    @functools.wraps(func)
+    def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
+               device: Any = None) -> Any:
+        if dtype is not None:
+            dt = v.dtype_arg("arange", dtype)
+            part = REAL_OF.get(dt)
+            if part is not None:
+                return astype(func(start, stop, step, dtype=part, device=device), dt)
+        return func(start, stop, step, dtype=dtype, device=device)
+
+    return arange
+
+
+def _linspace(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``linspace`` with an integer or bool dtype, as NumPy 2: the float64 grid, rounded
+    down (floor) for an integer dtype, then cast (``astype``)."""
+
+    @functools.wraps(func)
+    def linspace(start: Any, stop: Any, /, num: Any, endpoint: Any = True, *,
+                 dtype: Any = None, device: Any = None) -> Any:
+        if dtype is not None:
+            dt = v.dtype_arg("linspace", dtype)
+            if dt in _INTEGRAL_OR_BOOL:
+                if complex in (type(v.number_arg("linspace", x, "start or stop"))
+                               for x in (start, stop)):
+                    # Note: NumPy drops the imaginary part with a ComplexWarning.
+                    v.fail("linspace", f"complex start or stop cannot give the dtype "
+                                       f"{dt.name}; use a complex dtype, or real endpoints")
+                grid = func(start, stop, num, endpoint=endpoint, dtype=float64,
+                            device=device)
+                if dt is not bool_:
+                    grid = sys.modules["xpgpu"].floor(grid)
+                return astype(grid, dt)
+        return func(start, stop, num, endpoint=endpoint, dtype=dtype, device=device)
+
+    return linspace
 
 
 def _lists_as_tuples(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -368,6 +415,8 @@ _LAYERS: dict[tuple[str, str], Callable[[Callable[..., Any]], Callable[..., Any]
     ("xpgpu", "clip"): _clip,
     ("xpgpu", "concat"): _sequence_casting,
     ("xpgpu", "stack"): _sequence_casting,
+    ("xpgpu", "arange"): _arange,
+    ("xpgpu", "linspace"): _linspace,
     ("xpgpu", "matmul"): lambda f: _casting(f, 2),
     ("xpgpu", "tensordot"): lambda f: _casting(f, 2),
     ("xpgpu", "vecdot"): lambda f: _casting(f, 2),
