@@ -214,6 +214,7 @@ ARRAY: dict[str, Entry] = {
     "__iter__": Entry("self", res="arrays", call=lambda x: builtins.list(iter(x))),
     "__repr__": Entry("self", res="str", call=builtins.repr),
     "__str__": Entry("self", res="str", call=builtins.str),
+    "__format__": Entry("self", res="str", call=lambda x: builtins.format(x, "")),
     "__array__": Entry("self", dtype="dtype", copy="bool", res="any",
                        call=lambda x, **k: x.__array__(**k)),
     "__array_namespace__": Entry("self", api_version="version", res="module",

@@ -561,6 +561,7 @@ def _templates() -> list[Call]:
     add(Call("method.__iter__", A(), label="2-D"))
     add(Call("method.__repr__", A()))
     add(Call("method.__str__", A()))
+    add(Call("method.__format__", A(), C("")))
     add(Call("method.__array__", A()))
     return t
 
@@ -736,7 +737,8 @@ def outcome(ns: ModuleType, cid: str) -> tuple[str, Any]:
         if isinstance(r, np.ndarray) and not cid.startswith("method.__array__"):
             return "refused", NumPyTookOver(f"a NumPy array {r!r:.60}")
         result = _host_result(ns, r)
-        if cid.startswith(("empty", "method.__repr__", "method.__str__")):  # unspecified, text
+        if cid.startswith(("empty", "method.__repr__", "method.__str__",
+                                        "method.__format__")):  # unspecified, text
             result = result[:2] if result[0] == "array" else result[0]
         return "accepted", result
 

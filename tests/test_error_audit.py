@@ -114,7 +114,18 @@ def _calls(device: Any) -> list[tuple[str, str, list[Any], type[Exception]]]:
                 for label, (make, error) in foreign.items():
                     args = VALID_FOR[name](device) if name in VALID_FOR else \
                         [VALID.get(k, VALID["array"])(device) for k in kinds]
-                    args[i] = make(device)
+                    if label == "wrong device":
+                        # The valid argument of this slot, moved to the other device: the
+                        # device check, not a dtype or shape check, is what refuses it.
+                        valid = args[i]
+                        if type(valid) is xp.Array:
+                            args[i] = valid.to_device("cpu")
+                        elif isinstance(valid, (list, tuple)) and valid:
+                            args[i] = [valid[0], *(a.to_device("cpu") for a in valid[1:])]
+                        else:
+                            continue
+                    else:
+                        args[i] = make(device)
                     out.append((f"{table}.{name}", label, args, error))
     return out
 

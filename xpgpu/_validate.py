@@ -132,7 +132,8 @@ def no_promotion(func: str, a: DType, b: DType) -> NoReturn:
 
 
 def mismatch(func: str, a: Device, b: Device) -> NoReturn:
-    fail(func, f"arrays are on different devices, {a} and {b}; move one with to_device()",
+    fail(func, f"arrays are on different devices, {a} and {b}; use to_device() to move one "
+               f"first, such as y = y.to_device(x.device)",
          DeviceMismatchError)
 
 
