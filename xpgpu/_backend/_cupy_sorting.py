@@ -18,18 +18,23 @@ _ndarray = cupy.ndarray
 # Note: CuPy always sorts stably (thrust) and documents no kind but None; xpgpu passes
 # kind="stable" for NumPy, so it is dropped here. CuPy's radix sort orders the float bits,
 # so -0.0 sorts before +0.0 although they are equal: a stable sort (kind="stable") of a
-# real floating array sorts keys with -0.0 made +0.0 (x + 0.0; NaN stays NaN), so equal
-# zeros keep their order. https://docs.cupy.dev/en/stable/reference/generated/cupy.sort.html
+# real floating array sorts keys in which -0.0 is +0.0 and every NaN positive (one
+# element-wise pass), so equal zeros and NaNs keep their order.
+# https://docs.cupy.dev/en/stable/reference/generated/cupy.sort.html
+_stable_key = cupy.ElementwiseKernel("T x", "T y", "y = (x != x) ? fabs(x) : x + (T)0",
+                                     "xpgpu_stable_sort_key")
+
+
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
     if kind is None or a.dtype.kind != "f":
         return cupy.sort(a, axis=axis)
-    return cupy.take_along_axis(a, cupy.argsort(a + a.dtype.type(0), axis=axis), axis=axis)
+    return cupy.take_along_axis(a, cupy.argsort(_stable_key(a), axis=axis), axis=axis)
 
 
 def argsort(a: Any, axis: int = -1, kind: Any = None) -> Any:
     if kind is None or a.dtype.kind != "f":
         return cupy.argsort(a, axis=axis)
-    return cupy.argsort(a + a.dtype.type(0), axis=axis)
+    return cupy.argsort(_stable_key(a), axis=axis)
 
 
 # Note: CuPy turns a Python scalar v into a 0-d array of its default dtype (a float
