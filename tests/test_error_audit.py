@@ -30,6 +30,7 @@ from test_bad_inputs import FFT, LINALG, NAMESPACE, Entry
 
 import xpgpu as xp
 from xpgpu import _devices
+from xpgpu._dtypes import DType
 
 # Strict refusals and their messages: checked in the strict profile in every run
 # (XPGPU_STRICT=0 runs included).
@@ -63,8 +64,12 @@ FOREIGN: dict[str, tuple[Callable[[Any], Any], type[Exception]]] = {
 }
 if _cupy:
     FOREIGN["cupy array"] = (lambda d: _cupy_array(), TypeError)
-# On CUDA, an array on the CPU among arrays on the GPU.
-WRONG_DEVICE = (lambda d: xp.ones((3, 3)).to_device("cpu"), ValueError)
+# On CUDA, an array on the CPU among arrays on the GPU: the valid argument of its slot (same
+# dtype and shape) moved, so that the device check, not a dtype check, is what refuses it.
+WRONG_DEVICE_ERROR = ValueError
+# Dtypes tried, in order, for the arrays of a wrong-device call: the first that the function
+# accepts with every argument on the device.
+_DEVICE_DTYPES = ("float64", "int64", "bool", "complex128")
 
 # Valid values for the arguments not under test, by the argument kinds of test_bad_inputs.
 VALID: dict[str, Callable[[Any], Any]] = {
@@ -82,6 +87,11 @@ VALID_FOR: dict[str, Callable[[Any], list[Any]]] = {
                         xp.ones((3, 3), device=d)],
     "isin": lambda d: [xp.ones((3, 3), dtype=xp.int64, device=d),
                        xp.ones(3, dtype=xp.int64, device=d)],
+    "permute_dims": lambda d: [xp.ones((3, 3), device=d), (1, 0)],
+    "iinfo": lambda d: [xp.int64],
+    "take": lambda d: [xp.ones(3, device=d), xp.ones(3, dtype=xp.int64, device=d)],
+    "outer": lambda d: [xp.ones(3, device=d), xp.ones(3, device=d)],
+    "solve": lambda d: [xp.eye(3, device=d), xp.ones((3, 3), device=d)],
 }
 ARRAY_SLOTS = {"array", "self", "scalar", "dtype_or_array", "arrays", "*array",
                "*dtype_or_array"}
@@ -97,12 +107,44 @@ def _func(table: str, name: str) -> Any:
     return getattr(xp, name) if table == "xp" else getattr(getattr(xp, table), name)
 
 
+def _valid_on_device(f: Any, name: str, kinds: list[str], device: Any) -> list[Any]:
+    """Valid arguments, every array slot an array on ``device``, of a dtype ``f`` accepts."""
+    base = VALID_FOR[name](device) if name in VALID_FOR else \
+        [VALID.get(k, VALID["array"])(device) for k in kinds]
+    if name in VALID_FOR:
+        return base
+    for dtype in _DEVICE_DTYPES:
+        dt = getattr(xp, dtype)
+        args = [xp.ones((3, 3), dtype=dt, device=device)
+                if k in ARRAY_SLOTS and isinstance(a, (bool, int, float, complex, xp.Array))
+                else [xp.astype(e, dt) for e in a] if k == "arrays"
+                else dt if k == "dtype_or_array" else a
+                for k, a in zip(kinds, base, strict=True)]
+        try:
+            f(*args)
+        except Exception:  # this dtype is refused: try the next
+            continue
+        return args
+    return base
+
+
+def _moved(valid: Any, other: Any) -> Any:
+    """The valid argument of a slot on the ``other`` device (in a list: its last array)."""
+    if isinstance(valid, list):
+        return [*valid[:-1], valid[-1].to_device(other)]
+    if isinstance(valid, xp.Array):
+        return valid.to_device(other)
+    dtype = valid if isinstance(valid, DType) else xp.float64 if \
+        isinstance(valid, float) else xp.int64
+    return xp.ones((3, 3), dtype=dtype, device=other)
+
+
 def _calls(device: Any) -> list[tuple[str, str, list[Any], type[Exception]]]:
     """(function label, foreign kind, arguments, expected exception type) per call."""
     foreign = dict(FOREIGN)
-    if device is not _devices.CPU:
-        foreign["wrong device"] = WRONG_DEVICE
     out = []
+    if device is not _devices.CPU:
+        out += _wrong_device_calls(device, "cpu")
     for table, entries in TABLES.items():
         for name, entry in entries.items():
             if name in SKIP:
@@ -114,19 +156,28 @@ def _calls(device: Any) -> list[tuple[str, str, list[Any], type[Exception]]]:
                 for label, (make, error) in foreign.items():
                     args = VALID_FOR[name](device) if name in VALID_FOR else \
                         [VALID.get(k, VALID["array"])(device) for k in kinds]
-                    if label == "wrong device":
-                        # The valid argument of this slot, moved to the other device: the
-                        # device check, not a dtype or shape check, is what refuses it.
-                        valid = args[i]
-                        if type(valid) is xp.Array:
-                            args[i] = valid.to_device("cpu")
-                        elif isinstance(valid, (list, tuple)) and valid:
-                            args[i] = [valid[0], *(a.to_device("cpu") for a in valid[1:])]
-                        else:
-                            continue
-                    else:
-                        args[i] = make(device)
+                    args[i] = make(device)
                     out.append((f"{table}.{name}", label, args, error))
+    return out
+
+
+def _wrong_device_calls(device: Any, other: Any) -> list[tuple[str, str, list[Any],
+                                                              type[Exception]]]:
+    """Per array slot: the valid call with that slot's argument moved to ``other``."""
+    out = []
+    for table, entries in TABLES.items():
+        for name, entry in entries.items():
+            if name in SKIP:
+                continue
+            kinds = [k.lstrip("*") for k in entry.pos]
+            f = _func(table, name)
+            valid = _valid_on_device(f, name, kinds, device)
+            for i, kind in enumerate(entry.pos):
+                if kind not in ARRAY_SLOTS:
+                    continue
+                args = list(valid)
+                args[i] = _moved(valid[i], other)
+                out.append((f"{table}.{name}", "wrong device", args, WRONG_DEVICE_ERROR))
     return out
 
 
