@@ -43,7 +43,8 @@ def prepare(opts: Options) -> Run:
     # The whole suite takes seconds: --fast runs it all too. pytest-benchmark, where
     # installed, warns under upstream's filterwarnings=error: blocked.
     args = ["-p", "peers._aax_plugin", "-p", "no:benchmark", "tests/main"]
-    return Run(args, source, {"PYTHONPATH": os.pathsep.join((str(source / "src"), str(ROOT)))})
+    return Run(args, source, {"PYTHONPATH": os.pathsep.join(
+        p for p in (str(source / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")) if p)})
 
 
 if __name__ == "__main__":
