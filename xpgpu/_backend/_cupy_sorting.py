@@ -18,11 +18,11 @@ _ndarray = cupy.ndarray
 # Note: CuPy always sorts stably (thrust) and documents no kind but None; xpgpu passes
 # kind="stable" for NumPy, so it is dropped here. CuPy's radix sort orders the float bits,
 # so -0.0 sorts before +0.0 although they are equal: a stable sort (kind="stable") of a
-# real floating array sorts keys in which -0.0 is +0.0 and every NaN positive (one
-# element-wise pass), so equal zeros and NaNs keep their order.
+# real floating array sorts keys in which -0.0 is +0.0 and every NaN the positive one,
+# so equal zeros and NaNs keep their order.
 # https://docs.cupy.dev/en/stable/reference/generated/cupy.sort.html
-_stable_key = cupy.ElementwiseKernel("T x", "T y", "y = (x != x) ? fabs(x) : x + (T)0",
-                                     "xpgpu_stable_sort_key")
+def _stable_key(a: Any) -> Any:
+    return cupy.where(cupy.isnan(a), a.dtype.type("nan"), a + a.dtype.type(0))
 
 
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
