@@ -22,6 +22,16 @@ def strict_profile():  # type: ignore[no-untyped-def]
     xp.set_strict(STRICT)
 
 
+@pytest.fixture(params=["strict", "permissive"])
+def profile(request):  # type: ignore[no-untyped-def]
+    """Each profile in turn, by name; the run's profile (XPGPU_STRICT) after."""
+    xp.set_strict(request.param == "strict")
+    try:
+        yield request.param
+    finally:
+        xp.set_strict(STRICT)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``strict_only`` assert refusals of the strict profile: skipped in a
     permissive run (XPGPU_STRICT=0), where NumPy's result replaces the refusal."""

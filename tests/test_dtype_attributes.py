@@ -19,19 +19,6 @@ ATTRIBUTES = ["kind", "itemsize", "name", "char", "str", "byteorder", "num", "al
               "isbuiltin", "isalignedstruct", "metadata", "flags", "descr"]
 
 
-@pytest.fixture(params=["strict", "permissive"])
-def profile(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
-    if not hasattr(xp, "set_strict"):
-        if request.param == "permissive":
-            pytest.skip("no permissive profile in this xpgpu")
-        yield request.param
-        return
-    run_strict = xp._profile.current()  # the run's profile (XPGPU_STRICT), restored after
-    xp.set_strict(request.param == "strict")
-    yield request.param
-    xp.set_strict(run_strict)
-
-
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("attribute", ATTRIBUTES)
 def test_attribute_has_numpys_value(profile: str, name: str, attribute: str) -> None:

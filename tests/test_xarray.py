@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -75,21 +75,6 @@ def _reshape_takes_a_list() -> bool:
 
 # operation -> what xpgpu must accept for the outcome above; without it, "error".
 NEEDS: dict[str, Callable[[], bool]] = {"coarsen(y=3).mean()": _reshape_takes_a_list}
-
-
-@pytest.fixture(params=["strict", "permissive"])
-def profile(request: pytest.FixtureRequest) -> Iterator[str]:
-    if not hasattr(xp, "set_strict"):
-        if request.param == "permissive":
-            pytest.skip("no permissive profile in this xpgpu")
-        yield request.param
-        return
-    run_strict = xp._profile.current()  # the run's profile (XPGPU_STRICT), restored after
-    xp.set_strict(request.param == "strict")
-    try:
-        yield request.param
-    finally:
-        xp.set_strict(run_strict)
 
 
 def _data_array(xr: Any, data: Any) -> Any:
