@@ -22,6 +22,14 @@ Tests of other backends' fixtures (``da``, ``jnp``, ``torch``) are deselected. I
 permissive profile, the tests in ``PERMISSIVE_SKIPS`` are skipped with their reason: their
 array_api_strict branch asserts a refusal of something the standard leaves undefined,
 which the permissive profile does as NumPy does (and the same test accepts from NumPy).
+
+On a GPU, xpgpu is what CuPy is there: ``numpy.asarray(x)`` of a device array is refused
+in the strict profile, exactly as CuPy refuses it. The tests upstream skips for CuPy for
+that reason (``HOST_COPY_REASONS``: ``lazy_apply(as_numpy=True)`` and the like) are
+skipped for xpgpu in the strict profile too. The permissive profile makes that copy and
+says so once with ``DeviceToHostCopyWarning``, which upstream's ``filterwarnings = error``
+would turn into a failure: the plugin ignores that one warning class, as a user who chose
+the permissive profile for its host copies would (docs/profiles.md).
 """
 
 from __future__ import annotations
@@ -45,6 +53,28 @@ PERMISSIVE_SKIPS["tests/main/test_testing.py::test_lazy_xp_function_cython_ufunc
     "permissive profile: scipy.special.erf(x) (a NumPy ufunc xpgpu has no function for) "
     "runs on the host and returns an xpgpu array, as upstream's CuPy/Dask branch expects; "
     "upstream expects array_api_strict's NumPy result")
+
+
+# The reasons of upstream's skip_xp_backend(Backend.CUPY) markers that are about a host
+# copy of a device array, which xpgpu on a GPU refuses in the strict profile as CuPy does.
+HOST_COPY_REASONS = {"device->host copy", "converts to NumPy"}
+
+
+def _on_gpu() -> bool:
+    import xpgpu
+
+    return xpgpu.__array_namespace_info__().default_device().kind != "cpu"
+
+
+def _permissive() -> bool:
+    return os.environ.get("XPGPU_STRICT", "1").strip() == "0"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _permissive() and _on_gpu():
+        # Appended after upstream's "error": the later filter wins.
+        config.addinivalue_line(
+            "filterwarnings", "ignore::xpgpu._numpy_protocol.DeviceToHostCopyWarning")
 
 
 def _replace_fixtures(conftest: Any) -> None:
@@ -101,7 +131,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not _replaced:  # upstream moved its fixtures: never run it against another library
         raise pytest.UsageError("peers._aax_plugin: no tests/main/conftest.py with a library "
                                 "fixture was seen; the plugin needs updating")
-    permissive = os.environ.get("XPGPU_STRICT", "1").strip() == "0"
+    from array_api_extra._lib._backends import Backend
+
+    permissive = _permissive()
+    like_cupy = _on_gpu() and not permissive
     keep, drop = [], []
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
@@ -109,6 +142,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for prefix, reason in PERMISSIVE_SKIPS.items() if permissive else ():
             if item.nodeid.startswith(prefix):
                 item.add_marker(pytest.mark.skip(reason=reason))
+        for marker in item.iter_markers("skip_xp_backend") if like_cupy else ():
+            reason = marker.kwargs.get("reason")
+            if marker.args == (Backend.CUPY,) and reason in HOST_COPY_REASONS:
+                item.add_marker(pytest.mark.skip(
+                    reason=f"strict profile on a GPU refuses numpy.asarray(x), as CuPy does; "
+                           f"upstream skips CuPy here ({reason})"))
+                break
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
