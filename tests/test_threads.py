@@ -43,6 +43,26 @@ def test_many_threads_on_one_device(device):
                     np.testing.assert_array_equal(x, y)
 
 
+def test_fft_from_many_threads_at_once(device):
+    # SciPy's TestFFTThreadSafe: 16 threads released together, each transforming the same
+    # array; CuPy's plans alone fail here on CUDA (CUFFT_EXEC_FAILED, see _cupy_linalg).
+    x = xp.asarray(np.random.default_rng(3).standard_normal((800, 200)), device=device)
+    z = xp.astype(x, xp.complex128)
+    calls = [lambda: xp.fft.rfft(x), lambda: xp.fft.ifft(z), lambda: xp.fft.fftn(z),
+             lambda: xp.fft.irfft(z)]
+    expected = [to_numpy(f()) for f in calls]
+    barrier = threading.Barrier(16)
+
+    def worker(i: int) -> np.ndarray:
+        barrier.wait()
+        return to_numpy(calls[i % len(calls)]())
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        got = list(pool.map(worker, range(16)))
+    for i, g in enumerate(got):
+        np.testing.assert_array_equal(g, expected[i % len(calls)])
+
+
 def test_first_device_lookup_is_shared_by_threads(monkeypatch):
     # Devices are interned: threads that meet the first look-up together must all get
     # the same Device objects (one count of the GPUs, one list).

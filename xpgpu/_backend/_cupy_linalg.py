@@ -7,6 +7,7 @@ handles belong to the current device), and the routines CuPy lacks raise
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -25,17 +26,32 @@ def _on_input_device(func: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-class _Namespace:
-    """A CuPy module's functions, each called on the device of its first argument."""
+def _serialised(func: Callable[..., Any], lock: Any) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            return func(*args, **kwargs)
 
-    def __init__(self, module: ModuleType, fixes: dict[str, Callable[..., Any]]):
+    call.__name__ = call.__qualname__ = getattr(func, "__name__", "call")
+    return call
+
+
+class _Namespace:
+    """A CuPy module's functions, each called on the device of its first argument (and
+    under ``lock``, where one is given)."""
+
+    def __init__(self, module: ModuleType, fixes: dict[str, Callable[..., Any]],
+                 lock: Any = None):
         self._module = module
-        self.__dict__.update(fixes)
+        self._lock = lock
+        self.__dict__.update({n: self._guard(f) for n, f in fixes.items()})
+
+    def _guard(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        return func if self._lock is None else _serialised(func, self._lock)
 
     def __getattr__(self, name: str) -> Any:
         obj = getattr(self._module, name)
         if callable(obj) and not isinstance(obj, type):
-            obj = _on_input_device(obj)
+            obj = self._guard(_on_input_device(obj))
         setattr(self, name, obj)
         return obj
 
@@ -88,8 +104,13 @@ def _nd_in_order(name: str) -> Callable[..., Any]:
 
 
 # fftfreq and rfftfreq take no array: their callers make the target device current.
+# Note: CuPy's cuFFT plans fail with CUFFT_EXEC_FAILED when several threads transform at
+# once (16 threads of rfft on an H200, SciPy's TestFFTThreadSafe; peers/KNOWN.md#cupy-fft-
+# threads): the transforms are launched one thread at a time. The lock is held while a
+# plan is found or made and the transform enqueued, not while the GPU runs it.
 FFT = _Namespace(cupy.fft, {"fftfreq": cupy.fft.fftfreq, "rfftfreq": cupy.fft.rfftfreq,
-                            **{n: _nd_in_order(n) for n in ("fftn", "ifftn", "rfftn", "irfftn")}})
+                            **{n: _nd_in_order(n) for n in ("fftn", "ifftn", "rfftn", "irfftn")}},
+                 lock=threading.RLock())
 
 # Registered into the CuPy adapter's FIXES: ``backend.linalg`` and ``backend.fft``.
 FIXES: dict[str, Any] = {"linalg": LINALG, "fft": FFT}

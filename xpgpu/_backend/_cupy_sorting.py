@@ -15,26 +15,27 @@ import cupy
 _ndarray = cupy.ndarray
 
 
-# Note: CuPy always sorts stably (thrust) and documents no kind but None; xpgpu passes
-# kind="stable" for NumPy, so it is dropped here. CuPy's radix sort orders the float bits,
-# so -0.0 sorts before +0.0 although they are equal: a stable sort (kind="stable") of a
-# real floating array sorts keys in which -0.0 is +0.0 and every NaN the positive one,
-# so equal zeros and NaNs keep their order.
+# Note: CuPy always sorts stably (thrust, CUB) and documents no kind but None; xpgpu
+# passes kind="stable" for NumPy, so it is dropped here. CuPy's radix sort (CUB, for 1-D
+# arrays) orders the float bits: -0.0 sorts before +0.0 although they are equal, and a NaN
+# with its sign bit set sorts first, before -inf. Real floating arrays are therefore
+# sorted, whatever the kind, on keys in which -0.0 is +0.0 and every NaN the positive one
+# (NaNs last, equal zeros and NaNs in their order), and the input gathered in that order.
 # https://docs.cupy.dev/en/stable/reference/generated/cupy.sort.html
-def _stable_key(a: Any) -> Any:
+def _key(a: Any) -> Any:
     return cupy.where(cupy.isnan(a), a.dtype.type("nan"), a + a.dtype.type(0))
 
 
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
-    if kind is None or a.dtype.kind != "f":
+    if a.dtype.kind != "f":
         return cupy.sort(a, axis=axis)
-    return cupy.take_along_axis(a, cupy.argsort(_stable_key(a), axis=axis), axis=axis)
+    return cupy.take_along_axis(a, cupy.argsort(_key(a), axis=axis), axis=axis)
 
 
 def argsort(a: Any, axis: int = -1, kind: Any = None) -> Any:
-    if kind is None or a.dtype.kind != "f":
+    if a.dtype.kind != "f":
         return cupy.argsort(a, axis=axis)
-    return cupy.argsort(_stable_key(a), axis=axis)
+    return cupy.argsort(_key(a), axis=axis)
 
 
 # Note: CuPy turns a Python scalar v into a 0-d array of its default dtype (a float
