@@ -26,10 +26,31 @@ def _on_input_device(func: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def _serialised(func: Callable[..., Any], lock: Any) -> Callable[..., Any]:
-    def call(*args: Any, **kwargs: Any) -> Any:
-        with lock:
-            return func(*args, **kwargs)
+_threads = threading.local()
+
+
+def _on_thread_stream(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func(x, ...)`` run, outside the main thread, on a stream of the calling thread's
+    own (one per thread and device), ordered after and before the caller's current
+    stream on ``x``'s device."""
+    main = threading.main_thread()
+
+    def call(x: Any, *args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is main:
+            return func(x, *args, **kwargs)
+        with x.device:
+            current = cupy.cuda.get_current_stream()
+            if current.ptr:  # a stream of the caller's own
+                return func(x, *args, **kwargs)
+            streams = _threads.__dict__.setdefault("streams", {})
+            stream = streams.get(x.device.id)
+            if stream is None:
+                stream = streams[x.device.id] = cupy.cuda.Stream(non_blocking=True)
+            stream.wait_event(current.record())
+            with stream:
+                out = func(x, *args, **kwargs)
+            current.wait_event(stream.record())
+            return out
 
     call.__name__ = call.__qualname__ = getattr(func, "__name__", "call")
     return call
@@ -37,16 +58,13 @@ def _serialised(func: Callable[..., Any], lock: Any) -> Callable[..., Any]:
 
 class _Namespace:
     """A CuPy module's functions, each called on the device of its first argument (and
-    under ``lock``, where one is given)."""
+    through ``guard``, where one is given; ``fixes`` come as they are)."""
 
     def __init__(self, module: ModuleType, fixes: dict[str, Callable[..., Any]],
-                 lock: Any = None):
+                 guard: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None):
         self._module = module
-        self._lock = lock
-        self.__dict__.update({n: self._guard(f) for n, f in fixes.items()})
-
-    def _guard(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        return func if self._lock is None else _serialised(func, self._lock)
+        self._guard = guard or (lambda func: func)
+        self.__dict__.update(fixes)
 
     def __getattr__(self, name: str) -> Any:
         obj = getattr(self._module, name)
@@ -104,13 +122,17 @@ def _nd_in_order(name: str) -> Callable[..., Any]:
 
 
 # fftfreq and rfftfreq take no array: their callers make the target device current.
-# Note: CuPy's cuFFT plans fail with CUFFT_EXEC_FAILED when several threads transform at
-# once (16 threads of rfft on an H200, SciPy's TestFFTThreadSafe; peers/KNOWN.md#cupy-fft-
-# threads): the transforms are launched one thread at a time. The lock is held while a
-# plan is found or made and the transform enqueued, not while the GPU runs it.
+# Note: with CuPy 14.2 and cuFFT 12 (CUDA 13), a transform on the legacy default stream
+# in any thread but the main one fails with CUFFT_EXEC_FAILED once the main thread has run
+# one (whatever the plan: cached, the thread's own, or serialised under a lock); on a
+# stream of the thread's own it runs (measured on an H200; SciPy's TestFFTThreadSafe,
+# cubed's and Dask's thread pools). Transforms outside the main thread on the default
+# stream therefore run on a per-thread stream, chained both ways to the caller's.
+# https://github.com/cupy/cupy/blob/main/cupy/fft/_fft.py
 FFT = _Namespace(cupy.fft, {"fftfreq": cupy.fft.fftfreq, "rfftfreq": cupy.fft.rfftfreq,
-                            **{n: _nd_in_order(n) for n in ("fftn", "ifftn", "rfftn", "irfftn")}},
-                 lock=threading.RLock())
+                            **{n: _on_thread_stream(_nd_in_order(n))
+                               for n in ("fftn", "ifftn", "rfftn", "irfftn")}},
+                 guard=_on_thread_stream)
 
 # Registered into the CuPy adapter's FIXES: ``backend.linalg`` and ``backend.fft``.
 FIXES: dict[str, Any] = {"linalg": LINALG, "fft": FFT}
