@@ -11,8 +11,8 @@ kernel (the bandwidth an element-wise kernel can reach). The last table prints x
 ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
 
 xpgpu's element-wise kernels are its own for contiguous operands of at least 2**16
-elements (xpgpu/_backend/_cupy_kernels.py), and so are its reductions of real floating
-arrays over trailing axes (sum, prod, max, min, mean, var, std:
+elements (``astype``: any size; xpgpu/_backend/_cupy_kernels.py), and so are its reductions
+of non-empty real floating arrays over trailing axes (sum, prod, max, min, mean, var, std:
 xpgpu/_backend/_cupy_reductions.py); ``--cupy-path`` turns both off, so xpgpu runs
 CuPy's kernels as before. The column "on cupy" is xpgpu with them off, in the same run.
 """
@@ -216,23 +216,25 @@ def main() -> None:
         p.error(f"no CUDA device {args.device!r}")
     from xpgpu._backend import _cupy_kernels, _cupy_reductions
 
-    modules = (_cupy_kernels, _cupy_reductions)
-    own = [m.THRESHOLD for m in modules]
+    # The size thresholds from which xpgpu takes its own kernels: 2**62 turns one off.
+    switches = [(_cupy_kernels, "THRESHOLD"), (_cupy_kernels, "ASTYPE_THRESHOLD"),
+                (_cupy_reductions, "THRESHOLD")]
+    own = [getattr(m, name) for m, name in switches]
     if args.cupy_path:
-        for m in modules:
-            m.THRESHOLD = 1 << 62
-        own = [1 << 62] * len(modules)
+        for m, name in switches:
+            setattr(m, name, 1 << 62)
+        own = [1 << 62] * len(switches)
 
     def cupy_path(fn: Callable[[], Any]) -> Callable[[], Any]:
         """``fn`` with xpgpu's own kernels off: xpgpu on CuPy's kernels, as before."""
         def run() -> Any:
-            for m in modules:
-                m.THRESHOLD = 1 << 62
+            for m, name in switches:
+                setattr(m, name, 1 << 62)
             try:
                 return fn()
             finally:
-                for m, t in zip(modules, own, strict=True):
-                    m.THRESHOLD = t
+                for (m, name), t in zip(switches, own, strict=True):
+                    setattr(m, name, t)
         return run
 
     if args.percall:

@@ -123,6 +123,7 @@ def both(monkeypatch: pytest.MonkeyPatch, counter: Counter, fn, *args):
     out = []
     for threshold in (1, 1 << 62):
         monkeypatch.setattr(K, "THRESHOLD", threshold)
+        monkeypatch.setattr(K, "ASTYPE_THRESHOLD", threshold)
         before = counter.n
         try:
             r = fn(*args)
