@@ -267,6 +267,27 @@ def test_keyword_only_by_position(permissive, device):
         xp.diff(x, 1, n=1)
 
 
+def test_full_of_an_array_and_searchsorted_across_kinds(permissive, device):
+    # SciPy 1.18: binomtest fills with a 0-d array, quantile_test searches floats in ints.
+    for fill, dtype in [(np.array(2.5), None), (np.array(7, "int32"), None),
+                        (np.array(7), np.float32), (np.array([1.0, 2.0]), None)]:
+        got = xp.full((2, 2), xp.asarray(fill, device=device),
+                      dtype=None if dtype is None else getattr(xp, np.dtype(dtype).name))
+        assert got.device == device
+        assert_close(got, np.full((2, 2), fill, dtype=dtype))
+    ints, floats = np.array([1, 2, 3, 5]), np.array([0.5, 2.0, 4.5, 9.0])
+    for a, q in [(ints, floats), (floats, ints)]:
+        for side in ("left", "right"):
+            got = xp.searchsorted(xp.asarray(a, device=device), xp.asarray(q, device=device),
+                                  side=side)
+            assert_close(got, np.searchsorted(a, q, side=side))
+    xp.set_strict(True)
+    with pytest.raises(TypeError, match=r"^full: "):
+        xp.full(2, xp.asarray(2.5, device=device))
+    with pytest.raises(TypeError, match=r"^searchsorted: "):
+        xp.searchsorted(xp.asarray(ints, device=device), xp.asarray(floats, device=device))
+
+
 def test_stack_concat_of_a_namedtuple(permissive, device):
     # SciPy stacks its ConfidenceInterval namedtuples; their constructor takes 2 arguments.
     from collections import namedtuple

@@ -21,7 +21,7 @@ from . import _dtypes, _elementwise, _indexing, _numpy_protocol, _operators
 from . import _rules_numpy as np_rules
 from . import _validate as v
 from ._array import Array, transfer
-from ._creation import asarray
+from ._creation import asarray, zeros
 from ._data_types import astype
 from ._devices import CPU, Device
 from ._dtypes import KINDS, PROMOTION, REAL_OF, DType, bool_, float64, int64
@@ -244,6 +244,24 @@ def _asarray(func: Callable[..., Any]) -> Callable[..., Any]:
     return asarray
 
 
+def _full(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``full`` with an array as ``fill_value``, as NumPy's: the array broadcast to
+    ``shape``, in ``dtype`` (by default the array's), on the array's device."""
+
+    @functools.wraps(func)
+    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        if type(fill_value) is not Array:
+            return func(shape, fill_value, dtype=dtype, device=device)
+        dt = fill_value._dtype if dtype is None else v.dtype_arg("full", dtype)
+        out = zeros(shape, dtype=dt, device=fill_value._device if device is None else device)
+        if out._device is not fill_value._device:
+            v.mismatch("full", out._device, fill_value._device)
+        out[...] = astype(fill_value, dt)
+        return out
+
+    return full
+
+
 # ---- ranges ---------------------------------------------------------------------------
 
 def _arange(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -413,6 +431,8 @@ _LAYERS: dict[tuple[str, str], Callable[[Callable[..., Any]], Callable[..., Any]
        for n in ("permute_dims", "reshape", "broadcast_to", "tile", "moveaxis")},
     ("xpgpu", "where"): _where,
     ("xpgpu", "clip"): _clip,
+    ("xpgpu", "full"): _full,
+    ("xpgpu", "searchsorted"): lambda f: _casting(f, 2),
     ("xpgpu", "concat"): _sequence_casting,
     ("xpgpu", "stack"): _sequence_casting,
     ("xpgpu", "arange"): _arange,
