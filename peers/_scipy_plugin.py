@@ -13,6 +13,8 @@ the ones SciPy applies to array_api_strict (a backend argument ``"array_api_stri
 SciPy applies it to CuPy, on a CUDA device, but only in the strict profile: there SciPy's
 NumPy fallback (``np.asarray``) is refused, as CuPy refuses it; the permissive profile
 copies to the host, so those tests run. ``eager_only`` never applies (xpgpu is eager).
+On a CUDA device, markers for other backends whose reason holds for a device array too
+(``GPU_REASONS``: ndimage's ``output=`` arrays, which ``np.asarray`` must view) apply.
 
 SciPy's assertion helpers compare with ``numpy.testing``, which converts its arguments
 with ``np.asarray``; on a CUDA device this plugin moves xpgpu arrays to the host first
@@ -62,6 +64,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             fixturedef.func = _devices  # type: ignore[misc]
 
 
+# Reasons of SciPy's markers for other backends that hold for xpgpu on a CUDA device too:
+# ``output=`` arrays that ``np.asarray`` must view (ndimage writes into np.asarray(output));
+# on CUDA ``np.asarray`` is a copy (permissive) or refused (strict), as for Dask and JAX.
+GPU_REASONS = {"output=array requires buffer view"}
+
+
 def _reason(item: pytest.Item, kind: str) -> str | None:
     """The reason SciPy's ``{kind}_xp_backends`` markers give to skip/xfail xpgpu, or None."""
     for marker in item.iter_markers(f"{kind}_xp_backends"):
@@ -69,6 +77,8 @@ def _reason(item: pytest.Item, kind: str) -> str | None:
         if marker.args:
             if marker.args[0] == ALIAS:
                 return str(kwargs.get("reason") or f"{kind} for {ALIAS}")
+            if ON_CUDA and kwargs.get("reason") in GPU_REASONS:
+                return f"{kwargs['reason']} (a CUDA array's np.asarray is no view)"
         elif kwargs.get("np_only") and ALIAS not in kwargs.get("exceptions", ()):
             return str(kwargs.get("reason") or "do not run with non-NumPy backends")
         elif kwargs.get("cpu_only") and ON_CUDA and STRICT:
