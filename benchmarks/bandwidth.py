@@ -11,9 +11,9 @@ kernel (the bandwidth an element-wise kernel can reach). The last table prints x
 ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
 
 xpgpu's element-wise kernels are its own for contiguous operands of at least 2**16
-elements (``astype``: any size; xpgpu/_backend/_cupy_kernels.py), and so are its reductions
-of non-empty real floating arrays over trailing axes (sum, prod, max, min, mean, var, std:
-xpgpu/_backend/_cupy_reductions.py); ``--cupy-path`` turns both off, so xpgpu runs
+elements (``astype``: any size; xpgpu/_backend/_cupy_kernels.py), and so are its
+reductions of real floating arrays of as many over trailing axes (sum, prod, max, min,
+mean, var, std: xpgpu/_backend/_cupy_reductions.py); ``--cupy-path`` turns both off, so xpgpu runs
 CuPy's kernels as before. The column "on cupy" is xpgpu with them off, in the same run.
 """
 
