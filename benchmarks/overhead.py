@@ -65,6 +65,8 @@ def operations(ns: Any, x: Any, a: Any, b: Any, mask: Any) -> dict[str, Callable
         "zeros(8)": zeros,
         "x[1:10]": lambda: x[1:10],
         "x[mask]": lambda: x[mask],
+        "where(m, a, b)": lambda: ns.where(mask, a, b),
+        "result_type(a, b)": lambda: ns.result_type(a, b),
     }
 
 

@@ -132,6 +132,40 @@ def gpu_cluster(n: int | None) -> Any:
     return SpecCluster(workers=workers, scheduler=scheduler)
 
 
+class Example:
+    """One workload script's run: its options parsed, cubed imported with the chosen backend
+    and device, and what the scripts share (random inputs, compute and report)."""
+
+    def __init__(self, doc: str, size: int) -> None:
+        self.args = parser(doc.splitlines()[0], size=size).parse_args()
+        setup(self.args)  # before importing cubed: it reads its backend at import
+        import cubed
+        import cubed.array_api
+        import cubed.random
+
+        self.cubed = cubed
+        self.xp = cubed.array_api
+        self.spec = spec(cubed, self.args)
+        self.n: int = self.args.size
+        self.check: bool = self.args.check
+
+    def random(self) -> Any:
+        """A random n x n float32 matrix, in --chunk chunks (or cubed's choice)."""
+        return self.cubed.random.random((self.n, self.n), dtype=self.xp.float32,
+                                        chunks=self.args.chunk or "auto", spec=self.spec)
+
+    def compute(self, name: str, nbytes: int, outputs: list[Any], inputs: list[Any]
+                ) -> tuple[list[np.ndarray], list[np.ndarray], float]:
+        """Compute ``outputs`` (and ``inputs`` with --check, in the same computation) and
+        print the report line: the outputs' host copies, the inputs' (empty without
+        --check) and the seconds it took."""
+        with executor(self.args) as ex:
+            values, seconds = compute(self.cubed, outputs + (inputs if self.check else []), ex)
+        k = len(outputs)
+        report(name, self.args, seconds, nbytes, values[:k])
+        return values[:k], values[k:], seconds
+
+
 def compute(cubed: Any, arrays: list[Any], ex: Any) -> tuple[list[np.ndarray], float]:
     """Compute ``arrays`` together; their host copies and the seconds it took."""
     start = time.perf_counter()

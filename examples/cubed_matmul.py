@@ -13,26 +13,16 @@ import numpy as np
 
 
 def main() -> None:
-    args = common.parser(__doc__.splitlines()[0], size=1500).parse_args()
-    common.setup(args)  # before importing cubed: it reads its backend at import
-    import cubed
-    import cubed.array_api as xp
-    import cubed.random
-
-    spec = common.spec(cubed, args)
-    n = args.size
-    chunks = args.chunk or "auto"
-    a = cubed.random.random((n, n), dtype=xp.float32, chunks=chunks, spec=spec)
-    b = cubed.random.random((n, n), dtype=xp.float32, chunks=chunks, spec=spec)
+    run = common.Example(__doc__, size=1500)
+    xp, n = run.xp, run.n
+    a, b = run.random(), run.random()
     rows = xp.sum(xp.matmul(a, b), axis=1)
-    with common.executor(args) as ex:
-        values, seconds = common.compute(cubed, [rows, a, b] if args.check else [rows], ex)
     # throughput: 2 n^3 flops, reported as GB/s of the inputs for one table
-    common.report("matmul", args, seconds, 2 * 4 * n * n, values[:1])
+    (value,), inputs, seconds = run.compute("matmul", 2 * 4 * n * n, [rows], [a, b])
     print(f"GFLOP/s: {2 * n**3 / seconds / 1e9:.1f}")
-    if args.check:
-        expected = (values[1].astype(np.float64) @ values[2].astype(np.float64)).sum(axis=1)
-        np.testing.assert_allclose(values[0], expected, rtol=1e-4)
+    if run.check:
+        host_a, host_b = (h.astype(np.float64) for h in inputs)
+        np.testing.assert_allclose(value, (host_a @ host_b).sum(axis=1), rtol=1e-4)
         print("check: equal to NumPy (float64 product, float32 tolerance)")
 
 

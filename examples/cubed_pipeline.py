@@ -22,27 +22,21 @@ def pipeline(xp, x):  # the same code for cubed (any backend) and NumPy
 
 
 def main() -> None:
-    args = common.parser(__doc__.splitlines()[0], size=2000).parse_args()
-    common.setup(args)  # before importing cubed: it reads its backend at import
-    import cubed
-    import cubed.array_api as xp
-    import cubed.random
+    run = common.Example(__doc__, size=2000)
     import zarr
 
-    spec = common.spec(cubed, args)
-    n = args.size
-    x = cubed.random.random((n, n), dtype=xp.float32, chunks=args.chunk or "auto", spec=spec)
-    out = Path(args.work_dir or tempfile.mkdtemp(prefix="cubed-out-")) / "y.zarr"
-    y = pipeline(xp, x)
-    with common.executor(args) as ex:
+    x = run.random()
+    y = pipeline(run.xp, x)
+    out = Path(run.args.work_dir or tempfile.mkdtemp(prefix="cubed-out-")) / "y.zarr"
+    with common.executor(run.args) as ex:  # the computation is the write to Zarr
         start = time.perf_counter()
-        cubed.to_zarr(y, str(out), executor=ex)
+        run.cubed.to_zarr(y, str(out), executor=ex)
         seconds = time.perf_counter() - start
         written = zarr.open_array(str(out), mode="r")
-        common.report("pipeline", args, seconds, 2 * 4 * n * n, [written[::97, :]])
-        if args.check:
-            (host,), _ = common.compute(cubed, [x], ex)
-    if args.check:
+        common.report("pipeline", run.args, seconds, 2 * 4 * run.n**2, [written[::97, :]])
+        if run.check:
+            (host,), _ = common.compute(run.cubed, [x], ex)
+    if run.check:
         np.testing.assert_allclose(np.asarray(written[...]), pipeline(np, host), rtol=1e-6)
         print("check: equal to NumPy")
 

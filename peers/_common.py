@@ -74,6 +74,12 @@ class Known:
                 and fnmatch.fnmatchcase(nodeid, self.pattern))
 
 
+def known(bug: str, *patterns: str, devices: tuple[str, ...] = (),
+          profiles: tuple[str, ...] = ()) -> list[Known]:
+    """The ``Known`` rows of one peer bug: one per pattern, with the same restrictions."""
+    return [Known(pattern, bug, devices, profiles) for pattern in patterns]
+
+
 @dataclass
 class Run:
     """What a peer's ``prepare`` returns: pytest's arguments, its working directory and

@@ -20,7 +20,7 @@ from pathlib import Path
 # This file is named after SciPy: its own folder must not shadow the package.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from peers._common import CACHE, Known, Options, Run, Unavailable, main  # noqa: E402
+from peers._common import CACHE, Known, Options, Run, Unavailable, known, main  # noqa: E402
 
 # scipy.datasets is left out: its tests need pooch and the network.
 SUBMODULES = ["_lib", "cluster", "constants", "differentiate", "fft", "integrate",
@@ -37,40 +37,40 @@ KNOWN: list[Known] = [
     # scipy/stats/_resampling.py (_get_from_last_axis): `sample[..., i]` (an integer
     # array index after an ellipsis) unless is_array_api_strict(xp); bootstrap, jackknife
     # and permutation_test resample through it.
-    Known("scipy/stats/tests/test_resampling.py::TestBootstrap::*",
-          "scipy-resampling-exempts-strict", profiles=STRICT),
-    Known("scipy/stats/tests/test_resampling.py::TestPermutationTest::*",
-          "scipy-resampling-exempts-strict", profiles=STRICT),
+    *known("scipy-resampling-exempts-strict",
+           "scipy/stats/tests/test_resampling.py::TestBootstrap::*",
+           "scipy/stats/tests/test_resampling.py::TestPermutationTest::*", profiles=STRICT),
     # scipy/ndimage/tests/test_filters.py (TestVectorizedFilter): `[..., mask]` indexing
     # and expected messages, skipped or adapted `if is_array_api_strict(xp)`.
-    Known("scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::*",
-          "scipy-vectorized-filter-exempts-strict", profiles=STRICT),
+    *known("scipy-vectorized-filter-exempts-strict",
+           "scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::*", profiles=STRICT),
     # scipy/special/tests/test_logsumexp.py (test_dtypes_ab): the expected dtype comes from
     # result_type(int, float) except `if is_array_api_strict(xp)`.
-    Known("scipy/special/tests/test_logsumexp.py::TestLogSumExp::test_dtypes_ab[[]*",
-          "scipy-logsumexp-dtypes-exempts-strict", profiles=STRICT),
+    *known("scipy-logsumexp-dtypes-exempts-strict",
+           "scipy/special/tests/test_logsumexp.py::TestLogSumExp::test_dtypes_ab[[]*",
+           profiles=STRICT),
     # Tests that ask for what the standard leaves undefined and xpgpu's strict profile
     # refuses on purpose (docs/deviations.md): an integer dtype for linspace, a complex
     # one for arange (NumPy, CuPy and PyTorch give different results or refuse).
-    Known("scipy/signal/tests/test_signaltools.py::TestCorrelateReal::test_rank1_*",
-          "scipy-linspace-arange-dtypes", profiles=STRICT),
-    Known("scipy/signal/tests/test_signaltools.py::TestConvolve::test_input_swapping[[]*",
-          "scipy-linspace-arange-dtypes", profiles=STRICT),
+    *known("scipy-linspace-arange-dtypes",
+           "scipy/signal/tests/test_signaltools.py::TestCorrelateReal::test_rank1_*",
+           "scipy/signal/tests/test_signaltools.py::TestConvolve::test_input_swapping[[]*",
+           profiles=STRICT),
     # SciPy's own test bugs, in every profile.
-    Known("scipy/_lib/tests/test_array_api.py::test_xp_result_type_force_floating[[]*",
-          "scipy-result-type-test-regex"),
-    Known("scipy/stats/tests/test_correlation.py::*::test_input_validation[[]*",
-          "scipy-backend-error-messages"),
-    Known("scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::test_input_validation[[]*",
-          "scipy-backend-error-messages"),
+    *known("scipy-result-type-test-regex",
+           "scipy/_lib/tests/test_array_api.py::test_xp_result_type_force_floating[[]*"),
+    *known("scipy-backend-error-messages",
+           "scipy/stats/tests/test_correlation.py::*::test_input_validation[[]*",
+           "scipy/ndimage/tests/test_filters.py::TestVectorizedFilter::test_input_validation[[]*"),
     # A cpu_only test (run in the permissive profile on CUDA, where its NumPy calls work):
     # rtol=1e-15 against a reference computed on the host, which CuPy misses the same way.
-    Known("scipy/integrate/tests/test_quadrature.py::TestCumulativeSimpson::test_nd[[]*",
-          "scipy-cumulative-simpson-nd-rtol", devices=("cuda:0",), profiles=("permissive",)),
+    *known("scipy-cumulative-simpson-nd-rtol",
+           "scipy/integrate/tests/test_quadrature.py::TestCumulativeSimpson::test_nd[[]*",
+           devices=("cuda:0",), profiles=("permissive",)),
     # The test takes `.max()` of `np.abs(zpk[1])`, an ndarray method on what NumPy's ufunc
     # returns; NumPy's ufuncs on xpgpu arrays return xpgpu arrays (as on CuPy arrays).
-    Known("scipy/signal/tests/test_signaltools.py::Test*FiltFilt::test_sine[[]*",
-          "scipy-filtfilt-test-ndarray-method"),
+    *known("scipy-filtfilt-test-ndarray-method",
+           "scipy/signal/tests/test_signaltools.py::Test*FiltFilt::test_sine[[]*"),
 ]
 
 

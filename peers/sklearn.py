@@ -24,36 +24,38 @@ from pathlib import Path
 # This file is named after scikit-learn: its own folder must not shadow the package.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from peers._common import CACHE, Known, Options, Run, Unavailable, main  # noqa: E402
+from peers._common import CACHE, Known, Options, Run, Unavailable, known, main  # noqa: E402
 
 STRICT = ("strict",)
 
 KNOWN: list[Known] = [
     # sklearn/metrics/_classification.py (balanced_accuracy_score) casts the confusion
     # matrix to float only `if _is_xp_namespace(xp, "array_api_strict")`: integer / integer.
-    Known("*test_array_api_compliance[[]balanced_accuracy_score-*",
-          "sklearn-balanced-accuracy-exempts-strict", profiles=STRICT),
+    *known("sklearn-balanced-accuracy-exempts-strict",
+           "*test_array_api_compliance[[]balanced_accuracy_score-*", profiles=STRICT),
     # sklearn/utils/estimator_checks.py (check_array_api_input): "numpy_asarray_works =
     # xp_X.__name__ != 'array_api_strict'"; SearchCV indexes X with a NumPy index array.
-    Known("*test_estimators[[]GridSearchCV(*",
-          "sklearn-searchcv-numpy-index-exempts-strict", profiles=STRICT),
-    Known("*test_estimators[[]RandomizedSearchCV(*",
-          "sklearn-searchcv-numpy-index-exempts-strict", profiles=STRICT),
+    *known("sklearn-searchcv-numpy-index-exempts-strict",
+           "*test_estimators[[]GridSearchCV(*", "*test_estimators[[]RandomizedSearchCV(*",
+           profiles=STRICT),
     # sklearn/utils/tests/test_extmath.py: integer-by-float matmul is tried except
     # `array_namespace in {"array_api_strict", "torch"}`.
-    Known("*test_randomized_range_finder_array_api_compliance[[]xpgpu-*-float64]",
-          "sklearn-int-float-matmul-exempts-strict", profiles=STRICT),
+    *known("sklearn-int-float-matmul-exempts-strict",
+           "*test_randomized_range_finder_array_api_compliance[[]xpgpu-*-float64]",
+           profiles=STRICT),
     # sklearn/utils/_array_api.py (_convert_to_numpy): moving a GPU array of a namespace it
     # does not know by name (cupy, torch, dpnp) to a CPU namespace falls back on
     # numpy.asarray, which strict xpgpu refuses on CUDA, as CuPy does without its special case.
-    *(Known(f"*test_estimators[[]{est}-check_array_api_mixed_inputs(*xpgpu', device='cuda*",
-            "sklearn-move-to-numpy-by-name", devices=("cuda:0",), profiles=STRICT)
-      for est in ("LogisticRegression(*", "RidgeClassifierCV(*")),
+    *known("sklearn-move-to-numpy-by-name",
+           *(f"*test_estimators[[]{est}-check_array_api_mixed_inputs(*xpgpu', device='cuda*"
+             for est in ("LogisticRegression(*", "RidgeClassifierCV(*")),
+           devices=("cuda:0",), profiles=STRICT),
     # scikit-learn's own bug (array_api_strict fails the same way): integer sample_weight.
-    *(Known(f"*test_mixed_array_api_namespace_input_compliance[[]{metric}-*",
-            "sklearn-multilabel-confusion-int-weights", profiles=STRICT)
-      for metric in ("f1_score", "precision_score", "recall_score",
-                     "multilabel_confusion_matrix")),
+    *known("sklearn-multilabel-confusion-int-weights",
+           *(f"*test_mixed_array_api_namespace_input_compliance[[]{metric}-*"
+             for metric in ("f1_score", "precision_score", "recall_score",
+                            "multilabel_confusion_matrix")),
+           profiles=STRICT),
 ]
 
 # --fast: the metrics (most of scikit-learn's array API code), a few estimators' checks

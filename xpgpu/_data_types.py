@@ -7,6 +7,7 @@ All of them read the tables of ``_dtypes`` (kinds, promotion) and ``_scalars``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,40 +131,65 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     return d in v.kind_arg("isdtype", kind)
 
 
-def result_type(*arrays_and_dtypes: Any) -> DType:
-    """The dtype type promotion gives the arguments. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.result_type.html"""
-    func = "result_type"
-    result: DType | None = None
-    device: Device | None = None
-    scalars: list[Any] = []
-    for arg in arrays_and_dtypes:
-        d: DType | None
-        if type(arg) is Array:
-            d = arg._dtype
-            if device is None:
-                device = arg._device
-            elif arg._device is not device:
-                v.mismatch(func, device, arg._device)
-        else:
-            d = as_dtype(arg)
-            if d is None:
-                if scalar_type(arg) is None:
-                    v.fail(func, "arguments must be arrays, dtypes or Python scalars, "
-                                 f"not {arg!r}; use xpgpu.asarray() or a dtype such as "
-                                 "xpgpu.float32")
-                scalars.append(arg)
-                continue
+# The rules a ``result_type`` is built from: the promotion of two dtypes (a dict of
+# pairs: the strict profile's has the standard's pairs only), the dtype of an array of a
+# dtype with a Python scalar (``v.scalar_result``: raises where there is none) and the
+# dtype of an argument that is neither an array, a dtype nor a Python scalar (None: the
+# argument is refused).
+ScalarRule = Callable[[str, DType, object], DType]
+OtherRule = Callable[[Any], "DType | None"]
+
+
+def _no_other(arg: Any) -> DType | None:
+    return None
+
+
+def promotion(table: dict[tuple[DType, DType], DType], scalar_rule: ScalarRule,
+              other: OtherRule = _no_other) -> Callable[..., DType]:
+    """``result_type`` under the given rules; each profile builds its own once."""
+
+    def result_type(*arrays_and_dtypes: Any) -> DType:
+        """The dtype type promotion gives the arguments. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.result_type.html"""
+        func = "result_type"
+        result: DType | None = None
+        device: Device | None = None
+        scalars: list[Any] = []
+        for arg in arrays_and_dtypes:
+            d: DType | None
+            if type(arg) is Array:
+                d = arg._dtype
+                if device is None:
+                    device = arg._device
+                elif arg._device is not device:
+                    v.mismatch(func, device, arg._device)
+            else:
+                d = as_dtype(arg)
+                if d is None:
+                    if scalar_type(arg) is not None:
+                        scalars.append(arg)
+                        continue
+                    d = other(arg)
+                    if d is None:
+                        v.fail(func, "arguments must be arrays, dtypes or Python scalars, "
+                                     f"not {arg!r}; use xpgpu.asarray() or a dtype such as "
+                                     "xpgpu.float32")
+            if result is None:
+                result = d
+            elif d is not result:
+                promoted = table.get((result, d))
+                if promoted is None:
+                    v.no_promotion(func, result, d)
+                result = promoted
         if result is None:
-            result = d
-        elif d is not result:
-            promoted = PROMOTION.get((result, d))
-            if promoted is None:
-                v.no_promotion(func, result, d)
-            result = promoted
-    if result is None:
-        v.fail(func, "at least one array or dtype is required; use result_type(x, ...)",
-               ValueError)
-    # Python scalars are weak (NEP 50): they meet the dtype of the rest, by the rule table.
-    for s in scalars:
-        result = v.scalar_result(func, result, s)
-    return result
+            v.fail(func, "at least one array or dtype is required; use result_type(x, ...)",
+                   ValueError)
+        # Python scalars are weak (NEP 50): they meet the dtype of the rest, by the rule.
+        for s in scalars:
+            result = scalar_rule(func, result, s)
+        return result
+
+    result_type.__qualname__ = "result_type"
+    return result_type
+
+
+result_type = promotion(PROMOTION, v.scalar_result)

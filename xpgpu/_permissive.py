@@ -22,7 +22,7 @@ from . import _rules_numpy as np_rules
 from . import _validate as v
 from ._array import Array, transfer
 from ._creation import asarray, zeros
-from ._data_types import astype
+from ._data_types import astype, promotion
 from ._devices import CPU, Device
 from ._dtypes import KINDS, PROMOTION, REAL_OF, DType, bool_, float64, int64
 from ._scalars import SCALAR_RESULT as _STANDARD_SCALARS
@@ -67,12 +67,11 @@ def _named(wrapper: Callable[..., Any], func: Callable[..., Any]) -> Callable[..
 
 # ---- dtypes ---------------------------------------------------------------------------
 
-def _promote(a: DType, b: DType) -> DType:
-    """The standard's promotion where it defines one, else NumPy's."""
-    return PROMOTION.get((a, b)) or np_rules.PROMOTION[(a, b)]
+# The standard's promotion where it defines one, else NumPy's: every pair has a result.
+_PROMOTION = {**np_rules.PROMOTION, **PROMOTION}
 
 
-def _with_scalar(a: DType, value: object, label: str = "result_type") -> DType:
+def _with_scalar(label: str, a: DType, value: object) -> DType:
     """The dtype of an array of ``a`` with a Python scalar: the standard's where it
     defines one (with its OverflowError), else NumPy's (NEP 50)."""
     t = scalar_type(value)
@@ -85,37 +84,13 @@ def _with_scalar(a: DType, value: object, label: str = "result_type") -> DType:
     return found
 
 
-def result_type(*arrays_and_dtypes: Any) -> DType:
-    """The dtype type promotion gives the arguments: the standard's, and NumPy 2's where
-    the standard defines none (permissive profile). See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.result_type.html"""
-    func = "result_type"
-    result: DType | None = None
-    device: Device | None = None
-    scalars: list[Any] = []
-    for arg in arrays_and_dtypes:
-        if type(arg) is Array:
-            d = arg._dtype
-            if device is None:
-                device = arg._device
-            elif arg._device is not device:
-                v.mismatch(func, device, arg._device)
-        else:
-            if _host.is_host_array(arg) and scalar_type(arg) is None:
-                arg = arg.dtype  # a NumPy array or scalar: its dtype (NumPy scalars are strong)
-            found = _dtypes.as_dtype(arg)
-            if found is None:
-                if scalar_type(arg) is None:
-                    v.fail(func, f"arguments must be arrays, dtypes or Python scalars, not "
-                                 f"{arg!r}")
-                scalars.append(arg)
-                continue
-            d = found
-        result = d if result is None else _promote(result, d)
-    if result is None:
-        v.fail(func, "at least one array or dtype is required", ValueError)
-    for s in scalars:
-        result = _with_scalar(result, s)
-    return result
+def _host_dtype(arg: Any) -> DType | None:
+    """A NumPy array's or scalar's dtype (NumPy scalars are strong), or None."""
+    return _dtypes.as_dtype(arg.dtype) if _host.is_host_array(arg) else None
+
+
+# The standard's promotion, and NumPy 2's where the standard defines none.
+result_type = promotion(_PROMOTION, _with_scalar, _host_dtype)
 
 
 # ---- operands of several arrays -------------------------------------------------------
@@ -140,11 +115,11 @@ def _arrays(label: str, items: list[Any], device: Device | None,
         return items
     common = dtypes[0]
     for d in dtypes[1:]:
-        common = _promote(common, d)
+        common = _PROMOTION[(common, d)]
     if scalars:
         for s in items:
             if type(s) is not Array and scalar_type(s) is not None:
-                common = _with_scalar(common, s, label)
+                common = _with_scalar(label, common, s)
     return [astype(x, common) if type(x) is Array and x._dtype is not common else x
             for x in items]
 
