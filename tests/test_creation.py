@@ -288,6 +288,7 @@ def test_full_scalar_rules(name: str, value, device) -> None:
             xp.full_like(x, value)
 
 
+@pytest.mark.usefixtures("strict_profile")  # the strict profile's refusals
 def test_full_errors(device) -> None:
     with pytest.raises(OverflowError, match=r"^full: "):
         xp.full(2, 2 ** 63, device=device)
@@ -345,6 +346,7 @@ def test_arange_large_int64_exact(device) -> None:
     assert to_numpy(out).tolist() == list(range(-(2 ** 63), 2 ** 63 - 1, 2 ** 62))
 
 
+@pytest.mark.usefixtures("strict_profile")  # the strict profile's refusals
 def test_arange_errors(device) -> None:
     with pytest.raises(ValueError, match=r"^arange: "):
         xp.arange(0, 5, 0, device=device)
@@ -400,6 +402,7 @@ def test_linspace_complex(name, num, endpoint, device) -> None:
     assert xp.linspace(0, 1j, 3, device=device).dtype is xp.complex128
 
 
+@pytest.mark.usefixtures("strict_profile")  # the strict profile's refusals
 def test_linspace_extremes_and_errors(device) -> None:
     big = xp.linspace(-1e308, 1e308, 3, device=device)  # stop - start overflows
     np.testing.assert_array_equal(to_numpy(big), [-1e308, 0.0, 1e308])

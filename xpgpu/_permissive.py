@@ -21,10 +21,11 @@ from . import _dtypes, _elementwise, _indexing, _numpy_protocol, _operators
 from . import _rules_numpy as np_rules
 from . import _validate as v
 from ._array import Array, transfer
-from ._creation import asarray, zeros
+from ._creation import asarray
 from ._data_types import astype, promotion
 from ._devices import CPU, Device
 from ._dtypes import KINDS, PROMOTION, REAL_OF, DType, bool_, float64, int64
+from ._linear_algebra import _broadcast_or_none
 from ._scalars import SCALAR_RESULT as _STANDARD_SCALARS
 from ._scalars import scalar_type
 
@@ -228,9 +229,13 @@ def _full(func: Callable[..., Any]) -> Callable[..., Any]:
         if type(fill_value) is not Array:
             return func(shape, fill_value, dtype=dtype, device=device)
         dt = fill_value._dtype if dtype is None else v.dtype_arg("full", dtype)
-        out = zeros(shape, dtype=dt, device=fill_value._device if device is None else device)
+        out = func(shape, False if dt is bool_ else 0, dtype=dt,
+                   device=fill_value._device if device is None else device)
         if out._device is not fill_value._device:
             v.mismatch("full", out._device, fill_value._device)
+        if _broadcast_or_none(fill_value.shape, out.shape) != out.shape:
+            v.fail("full", f"a fill_value of shape {fill_value.shape} does not broadcast to "
+                           f"shape {out.shape}; use a 0-d array or a Python scalar", ValueError)
         out[...] = astype(fill_value, dt)
         return out
 
