@@ -14,7 +14,8 @@ SciPy applies it to CuPy, on a CUDA device, but only in the strict profile: ther
 NumPy fallback (``np.asarray``) is refused, as CuPy refuses it; the permissive profile
 copies to the host, so those tests run. ``eager_only`` never applies (xpgpu is eager).
 On a CUDA device, markers for other backends whose reason holds for a device array too
-(``GPU_REASONS``: ndimage's ``output=`` arrays, which ``np.asarray`` must view) apply.
+(``GPU_REASONS``: ndimage's ``output=`` arrays, which ``np.asarray`` must view, or which a
+NumPy round trip does not write back) apply.
 
 SciPy's assertion helpers compare with ``numpy.testing``, which converts its arguments
 with ``np.asarray``; on a CUDA device this plugin moves xpgpu arrays to the host first
@@ -67,7 +68,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 # Reasons of SciPy's markers for other backends that hold for xpgpu on a CUDA device too:
 # ``output=`` arrays that ``np.asarray`` must view (ndimage writes into np.asarray(output));
 # on CUDA ``np.asarray`` is a copy (permissive) or refused (strict), as for Dask and JAX.
-GPU_REASONS = {"output=array requires buffer view"}
+GPU_REASONS = {"output=array requires buffer view", "numpy round-trip"}
 
 
 def _reason(item: pytest.Item, kind: str) -> str | None:
@@ -151,7 +152,7 @@ def _install_host_assertions() -> None:
         id(f): _on_host(f) for f in (getattr(array_api, n, None) for n in names) if f}
     copy = getattr(array_api, "_xp_copy_to_numpy", None)
     if copy is not None:
-        replacements[id(copy)] = lambda x: copy(_to_host(x))
+        replacements[id(copy)] = lambda x: copy(x if getattr(_nested, "depth", 0) else _to_host(x))
     try:  # imports the helpers under other names (xp_assert_close_base ...)
         importlib.import_module("scipy._lib._array_api_no_0d")
     except ImportError:
