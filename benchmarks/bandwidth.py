@@ -12,9 +12,11 @@ ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
 
 xpgpu's element-wise kernels are its own for contiguous operands of at least 2**16
 elements (``astype``: any size; xpgpu/_backend/_cupy_kernels.py), and so are its
-reductions of real floating arrays of as many over trailing axes (sum, prod, max, min,
-mean, var, std: xpgpu/_backend/_cupy_reductions.py); ``--cupy-path`` turns both off, so xpgpu runs
-CuPy's kernels as before. The column "on cupy" is xpgpu with them off, in the same run.
+reductions over trailing axes of as many (sum, prod, max, min, mean, var, std of real
+floating arrays; any and all: xpgpu/_backend/_cupy_reductions.py), argmax and argmin
+(_cupy_search.py) and cumulative_sum along the last axis (_cupy_scan.py);
+``--cupy-path`` turns them all off, so xpgpu runs CuPy's kernels as before. The column
+"on cupy" is xpgpu with them off, in the same run.
 """
 
 from __future__ import annotations
@@ -136,10 +138,19 @@ def cases(n: int, dtype: str, device: Any) -> list[tuple[str, str, int, dict[str
         out.append(("reduce-1", f"{name}(a2, axis=-1)", size * n,
                     {"xpgpu": lambda fx=fx: fx(a2, axis=-1), "cupy": lambda fc=fc: fc(ca2, axis=-1),
                      "torch": lambda ft=ft: ft(ta2, dim=-1)}))
-    out.append(("reduce", "any(c)", n, {"xpgpu": lambda: xp.any(c), "cupy": lambda: cupy.any(cc),
-                                         "torch": lambda: torch.any(tc)}))
-    out.append(("reduce", "all(c)", n, {"xpgpu": lambda: xp.all(c), "cupy": lambda: cupy.all(cc),
-                                         "torch": lambda: torch.all(tc)}))
+    c2, cc2, tc2 = xp.reshape(c, (n // rows, rows)), cc.reshape(n // rows, rows), \
+        tc.reshape(n // rows, rows)
+    for name, fx, fc, ft in (("any", xp.any, cupy.any, torch.any),
+                             ("all", xp.all, cupy.all, torch.all)):
+        out.append(("reduce", f"{name}(c)", n, {"xpgpu": lambda fx=fx: fx(c),
+                                                "cupy": lambda fc=fc: fc(cc),
+                                                "torch": lambda ft=ft: ft(tc)}))
+        out.append(("reduce-1", f"{name}(c2, axis=-1)", n,
+                    {"xpgpu": lambda fx=fx: fx(c2, axis=-1), "cupy": lambda fc=fc: fc(cc2, axis=-1),
+                     "torch": lambda ft=ft: ft(tc2, dim=-1)}))
+    out.append(("scan", "cumulative_sum(a)", 2 * size * n,
+                {"xpgpu": lambda: xp.cumulative_sum(a), "cupy": lambda: cupy.cumsum(ca),
+                 "torch": lambda: torch.cumsum(ta, dim=0)}))
     out.append(("scan", "cumulative_sum(a2, axis=-1)", 2 * size * n,
                 {"xpgpu": lambda: xp.cumulative_sum(a2, axis=-1),
                  "cupy": lambda: cupy.cumsum(ca2, axis=-1),
@@ -214,11 +225,12 @@ def main() -> None:
     device = _devices.lookup(args.device)
     if device is None or device.kind != "cuda":
         p.error(f"no CUDA device {args.device!r}")
-    from xpgpu._backend import _cupy_kernels, _cupy_reductions
+    from xpgpu._backend import _cupy_kernels, _cupy_reductions, _cupy_scan, _cupy_search
 
     # The size thresholds from which xpgpu takes its own kernels: 2**62 turns one off.
     switches = [(_cupy_kernels, "THRESHOLD"), (_cupy_kernels, "ASTYPE_THRESHOLD"),
-                (_cupy_reductions, "THRESHOLD")]
+                (_cupy_reductions, "THRESHOLD"), (_cupy_reductions, "TRUTH_THRESHOLD"),
+                (_cupy_search, "THRESHOLD"), (_cupy_scan, "THRESHOLD")]
     own = [getattr(m, name) for m, name in switches]
     if args.cupy_path:
         for m, name in switches:

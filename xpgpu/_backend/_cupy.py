@@ -13,6 +13,8 @@ from . import (
     _cupy_linalg,
     _cupy_logspace,
     _cupy_reductions,
+    _cupy_scan,
+    _cupy_search,
     _cupy_special,
     _memory,
 )
@@ -120,7 +122,9 @@ FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
 FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
 FIXES.update(_SORTING_FIXES)  # sort, argsort, searchsorted, isin, repeat
-FIXES.update(_cupy_reductions.FIXES)  # var, std: one kernel for the squared deviations
+FIXES.update(_cupy_reductions.FIXES)  # var, std, sum ... any, all: xpgpu's own kernels
+FIXES.update(_cupy_search.FIXES)  # argmax, argmin: xpgpu's own kernels
+FIXES.update(_cupy_scan.FIXES)  # cumsum: xpgpu's own scan
 
 
 def _astype(x: Any, dtype: Any) -> Any:

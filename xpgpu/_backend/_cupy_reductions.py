@@ -1,6 +1,7 @@
 """xpgpu's own reduction kernels on CUDA: ``var``, ``std``, ``sum``, ``prod``, ``max``,
-``min`` and ``mean`` of real floating arrays over trailing axes (the whole array, or
-``axis=-1`` of a 2-D array...).
+``min`` and ``mean`` of real floating arrays, and ``any`` and ``all`` of boolean, integer
+and real floating arrays, over trailing axes (the whole array, or ``axis=-1`` of a 2-D
+array...).
 
 ``var``: CuPy computes it as its mean and then a generic ``ReductionKernel`` of
 ``(x - mean)**2``, which gives one thread block to each output: the whole-array variance
@@ -38,6 +39,8 @@ from cupy._core.core import compile_with_cache
 # amplify: scikit-learn's euclidean_distances of 5 features (row norms, then a square root
 # of a difference) left rtol=1e-6 of its NumPy result (tests/test_sklearn.py).
 THRESHOLD = 1 << 16
+# any, all: from the same size (exact, but their small calls are not measured).
+TRUTH_THRESHOLD = 1 << 16
 BLOCK = 256
 
 _SOURCE = r"""
@@ -137,8 +140,7 @@ def _sum_sq_dev(x: Any, first: int) -> tuple[Any, int, tuple[int, ...]]:
     rows = math.prod(kept)
     length = x.size // rows
     x2 = x.reshape(rows, length)
-    n = 16 // x.dtype.itemsize if not (length * x.dtype.itemsize) & 15 and not (
-        x.data.ptr & 15) else 1
+    n = _width(x, length)
     chunks = max(1, min(-(-length // (BLOCK * n * 4)), -(-_wave(x.data.device_id) // rows)))
     # A block per row computes the row's mean itself; rows split over several blocks
     # take the mean kernel's below (cupy.mean over the one row of a 2-D view runs as one
@@ -207,7 +209,17 @@ _OPS = {  # name: (identity, combine(a, b), result from the row's total)
     "prod": ("T(1)", "a * b", "acc"),
     "max": ("T(-CUDART_INF)", "(isnan(a) || a > b) ? a : b", "acc"),
     "min": ("T(CUDART_INF)", "(isnan(a) || a < b) ? a : b", "acc"),
+    # any, all: the truth of each element (x != 0: NaN is true, -0.0 false), as an int.
+    "any": ("0", "a | b", "acc"),
+    "all": ("1", "a & b", "acc"),
 }
+_TRUTH = ("any", "all")
+# What each element contributes (LOAD(x)): itself, or for any/all its truth; a boolean
+# array whose rows are whole 4-byte words is read as uint32 words: a word is true for
+# any when nonzero, for all when none of its bytes is zero (the exact "has a zero byte"
+# test: (w - 0x01010101) & ~w & 0x80808080 is nonzero iff a byte of w is zero).
+_LOADS = {None: "(x)", "truth": "(x != TIN(0))", "any_words": "(x != 0u)",
+          "all_words": "(((x - 0x01010101u) & ~x & 0x80808080u) == 0u)"}
 
 _REDUCE = r"""
 #include <cupy/math_constants.h>
@@ -233,30 +245,30 @@ __device__ __forceinline__ T _xpgpu_block(T acc, T *warps) {
     return acc;
 }
 
-extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
+extern "C" __global__ void NAME(const TIN *__restrict__ x, TOUT *__restrict__ out,
                                 T *__restrict__ partial, unsigned int *__restrict__ tickets,
                                 const long long len, const int chunks) {
     __shared__ T warps[32];
     __shared__ bool last;
     const long long row = blockIdx.x / chunks;
     const int chunk = blockIdx.x % chunks;
-    const T *p = x + row * len;
+    const TIN *p = x + row * len;
     const long long nv = len / N;
     const long long step = (long long)chunks * blockDim.x;
     T acc = IDENTITY;
     #pragma unroll 4
     for (long long j = (long long)chunk * blockDim.x + threadIdx.x; j < nv; j += step) {
-        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
+        const _xpgpu_vec<TIN, N> v = reinterpret_cast<const _xpgpu_vec<TIN, N> *>(p)[j];
         #pragma unroll
-        for (int k = 0; k < N; ++k) acc = _xpgpu_op(acc, v.v[k]);
+        for (int k = 0; k < N; ++k) acc = _xpgpu_op(acc, LOAD_(v.v[k]));
     }
     for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;
          e += step) {
-        acc = _xpgpu_op(acc, p[e]);
+        acc = _xpgpu_op(acc, LOAD_(p[e]));
     }
     acc = _xpgpu_block(acc, warps);
     if (chunks == 1) {
-        if (threadIdx.x == 0) out[row] = RESULT;
+        if (threadIdx.x == 0) out[row] = (TOUT)(RESULT);
         return;
     }
     if (threadIdx.x == 0) {
@@ -273,32 +285,32 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
     __syncthreads();
     acc = _xpgpu_block(acc, warps);
     if (threadIdx.x == 0) {
-        out[row] = RESULT;
+        out[row] = (TOUT)(RESULT);
         tickets[row] = 0u;  // ready for the next launch
     }
 }
 
 // Short rows: a warp a row (lane l takes vectors l, l + 32, ..., then a shuffle tree).
-extern "C" __global__ void NAME_warp(const T *__restrict__ x, T *__restrict__ out,
+extern "C" __global__ void NAME_warp(const TIN *__restrict__ x, TOUT *__restrict__ out,
                                      const long long rows, const long long len) {
     const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const int lane = threadIdx.x & 31;
     if (row >= rows) return;
-    const T *p = x + row * len;
+    const TIN *p = x + row * len;
     const long long nv = len / N;
     T acc = IDENTITY;
     #pragma unroll 4
     for (long long j = lane; j < nv; j += 32) {
-        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
+        const _xpgpu_vec<TIN, N> v = reinterpret_cast<const _xpgpu_vec<TIN, N> *>(p)[j];
         #pragma unroll
-        for (int k = 0; k < N; ++k) acc = _xpgpu_op(acc, v.v[k]);
+        for (int k = 0; k < N; ++k) acc = _xpgpu_op(acc, LOAD_(v.v[k]));
     }
-    for (long long e = nv * N + lane; e < len; e += 32) acc = _xpgpu_op(acc, p[e]);
+    for (long long e = nv * N + lane; e < len; e += 32) acc = _xpgpu_op(acc, LOAD_(p[e]));
     #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         acc = _xpgpu_op(acc, __shfl_down_sync(0xffffffffu, acc, o));
     }
-    if (lane == 0) out[row] = RESULT;
+    if (lane == 0) out[row] = (TOUT)(RESULT);
 }
 """
 
@@ -323,14 +335,17 @@ _tickets: dict[Any, Any] = {}
 _reduce_kernels: dict[Any, Any] = {}
 
 
-def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
-    key = (op, dtype, n, device)
+def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str | None) -> Any:
+    key = (op, dtype, n, device, load)
     k = _reduce_kernels.get(key)
     if k is None:
         global compiled_kernels
         identity, combine, result = _OPS[op]
-        name = f"xpgpu_reduce_{op}_{dtype.char}{n}"
-        src = (f"typedef {_scalar.get_typename(dtype)} T;\n#define N {n}\n"
+        truth = op in _TRUTH
+        acc, out = ("int", "bool") if truth else (_scalar.get_typename(dtype),) * 2
+        name = f"xpgpu_reduce_{op}_{dtype.kind}{dtype.itemsize}_{n}"
+        src = (f"typedef {_scalar.get_typename(dtype)} TIN;\ntypedef {acc} T;\n"
+               f"typedef {out} TOUT;\n#define N {n}\n#define LOAD_(x) {_LOADS[load]}\n"
                f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
                f"#define RESULT ({result})\n" + _REDUCE.replace("NAME", name))
         module = compile_with_cache(src, ("--std=c++17",))
@@ -340,40 +355,72 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
     return k
 
 
-def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
-    """xpgpu's reduction ``op`` of ``x`` over trailing axes, or None for CuPy's path."""
-    if (type(x) is not cupy.ndarray or x.size < THRESHOLD or x.dtype.kind != "f"
-            or not x._c_contiguous):
-        return None
+def _rows(x: Any, axis: Any) -> tuple[tuple[int, ...], int, int] | None:
+    """(kept shape, rows, row length) of a reduction of x over trailing axes, else None."""
     first = _trailing(axis, x.ndim)
     if first is None:
         return None
     kept = x.shape[:first]
     rows = math.prod(kept)
-    length = x.size // rows
+    return kept, rows, x.size // rows
+
+
+def _width(x: Any, length: int) -> int:
+    """Elements of x per 16-byte load where every row of ``length`` elements is 16-byte
+    aligned, else 1."""
+    size = x.dtype.itemsize
+    return 16 // size if not (length * size) & 15 and not (x.data.ptr & 15) else 1
+
+
+def _ticket_buffer(device: int) -> Any:
+    """The zeroed tickets of the device's current stream (launches on one stream run in
+    order; the last block of each row resets its ticket)."""
+    key = (device, cupy.cuda.get_current_stream().ptr)
+    tickets = _tickets.get(key)
+    if tickets is None:
+        tickets = _tickets[key] = cupy.zeros(MAX_SPLIT_ROWS, numpy.uint32)
+    return tickets
+
+
+def _chunks(rows: int, length: int, per_block: int, device: int) -> int:
+    """Blocks per row: one where rows fill the device, else enough to fill one wave."""
+    return 1 if rows > MAX_SPLIT_ROWS else max(
+        1, min(-(-length // per_block), -(-_wave(device) // rows)))
+
+
+_KINDS = {op: "f" for op in _OPS}
+_KINDS.update(any="biuf", all="biuf")
+
+
+def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
+    """xpgpu's reduction ``op`` of ``x`` over trailing axes, or None for CuPy's path."""
+    if (type(x) is not cupy.ndarray or x.dtype.kind not in _KINDS[op] or not x._c_contiguous
+            or x.size < (TRUTH_THRESHOLD if op in _TRUTH else THRESHOLD)):
+        return None
+    shape = _rows(x, axis)
+    if shape is None:
+        return None
+    kept, rows, length = shape
+    reduced = x.ndim - len(kept)
+    load = "truth" if op in _TRUTH else None
+    if load and x.dtype.kind == "b" and not length & 3 and not x.data.ptr & 3:
+        x, length, load = x.reshape(rows, length).view(numpy.uint32), length >> 2, op + "_words"
     dtype = x.dtype
-    n = 16 // dtype.itemsize if not (length * dtype.itemsize) & 15 and not (
-        x.data.ptr & 15) else 1
+    n = _width(x, length)
     device = x.data.device_id
-    out = cupy.ndarray(kept + (1,) * (x.ndim - first) if keepdims else kept, dtype)
+    kernels = _reduce_kernel(op, dtype, n, device, load)
+    out_dtype = numpy.bool_ if load else dtype
+    out = cupy.ndarray(kept + (1,) * reduced if keepdims else kept, out_dtype)
     if length <= WARP_ROWS and rows > 1:
-        _reduce_kernel(op, dtype, n, device)[1](
-            (-(-rows // (BLOCK // 32)),), (BLOCK,), (x, out, numpy.int64(rows),
-                                                    numpy.int64(length)))
+        kernels[1]((-(-rows // (BLOCK // 32)),), (BLOCK,),
+                   (x, out, numpy.int64(rows), numpy.int64(length)))
         return out
-    chunks = 1 if rows > MAX_SPLIT_ROWS else max(
-        1, min(-(-length // (BLOCK * n * 4)), -(-_wave(device) // rows)))
-    # One ticket buffer per device and stream: launches on one stream run in order.
-    tickets = None
-    if chunks > 1:
-        key = (device, cupy.cuda.get_current_stream().ptr)
-        tickets = _tickets.get(key)
-        if tickets is None:
-            tickets = _tickets[key] = cupy.zeros(MAX_SPLIT_ROWS, numpy.uint32)
-    partial = cupy.ndarray((rows * chunks,), dtype) if chunks > 1 else out
-    _reduce_kernel(op, dtype, n, device)[0](
-        (rows * chunks,), (BLOCK,), (x, out, partial, tickets, numpy.int64(length),
-                                     numpy.int32(chunks)))
+    chunks = _chunks(rows, length, BLOCK * n * 4, device)
+    tickets = _ticket_buffer(device) if chunks > 1 else None
+    partial = cupy.ndarray((rows * chunks,), numpy.int32 if load else dtype) if chunks > 1 \
+        else out
+    kernels[0]((rows * chunks,), (BLOCK,), (x, out, partial, tickets, numpy.int64(length),
+                                           numpy.int32(chunks)))
     return out
 
 
@@ -393,3 +440,5 @@ def _reduction(op: str, cupy_func: Any) -> Any:
 
 
 FIXES.update({op: _reduction(op, getattr(cupy, op)) for op in _OPS})
+# Note: CuPy's any/all reduce through its generic kernels (one block per output row);
+# these give the same booleans exactly (a reduction of truths has no rounding).

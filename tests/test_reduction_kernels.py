@@ -1,0 +1,285 @@
+"""xpgpu's own CUDA kernels for any/all (xpgpu/_backend/_cupy_reductions.py), argmax/argmin
+(_cupy_search.py) and cumulative_sum (_cupy_scan.py) against NumPy on the host: exact for
+any, all, argmax, argmin and integer sums; floating sums exact where every partial sum is
+an integer below 2**24 (any order gives the same), else within the bound the scan order
+gives (the module's docstring). Rows 1 to 5000, lengths around the vector and block
+boundaries, every dtype the kernels take, NaN, +-inf, -0.0, ties, misaligned views;
+the dispatch thresholds (small and strided arrays keep CuPy's path).
+
+    python -m pytest tests/test_reduction_kernels.py -m cuda
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import to_numpy
+
+import xpgpu as xp
+from xpgpu import _devices
+
+pytestmark = [pytest.mark.cuda, pytest.mark.filterwarnings("ignore::RuntimeWarning")]
+
+if not _devices.cuda_devices():
+    pytest.skip("no CUDA device", allow_module_level=True)
+
+from xpgpu._backend import _cupy_reductions as R  # noqa: E402  (needs CuPy)
+from xpgpu._backend import _cupy_scan as C  # noqa: E402
+from xpgpu._backend import _cupy_search as S  # noqa: E402
+
+CUDA = _devices.lookup("cuda:0")
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+FLOATS = ["float32", "float64"]
+# (rows, length): lengths around the 16-byte vectors, the warp-row limit and the blocks.
+SHAPES = [(1, 1), (1, 3), (1, 4), (1, 5), (1, 255), (1, 256), (1, 257), (1, 4095),
+          (1, 65536), (1, (1 << 20) + 3), (2, 3), (7, 257), (5000, 4), (5000, 3), (64, 4095),
+          (3, 65536), (1000, 1024), (33, 5000), (2, 300001)]
+FEW = [(1, 5), (7, 257), (5000, 3), (64, 4096), (1, 65539), (2, 300001)]
+
+
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call of the tests takes xpgpu's kernels, whatever its size."""
+    for m in (S, C):
+        monkeypatch.setattr(m, "THRESHOLD", 1)
+    monkeypatch.setattr(R, "TRUTH_THRESHOLD", 1)
+
+
+def _device(host: np.ndarray) -> xp.Array:
+    return xp.asarray(host, device=CUDA)
+
+
+def _arg_data(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """Few distinct values (ties), the dtype's extremes, and for floats NaN, +-inf and
+    +-0.0 at random places; some rows all equal, some all -0.0/+0.0."""
+    d = np.dtype(dtype)
+    if d.kind == "f":
+        pool = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -2.5, np.inf, -np.inf, np.nan], d)
+        p = np.array([4, 4, 4, 4, 4, 4, 1, 1, 0.05])
+    else:
+        info = np.iinfo(d)
+        pool = np.array([info.min, info.max, 0, 1, 2, info.min + 1, info.max - 1], d)
+        p = np.array([1, 1, 4, 4, 4, 1, 1.0])
+    host = rng.choice(pool, size=shape, p=p / p.sum())
+    if shape[0] > 2:
+        host[0] = pool[0]  # all equal
+        host[1] = pool[-1]  # all equal (NaN for floats: index 0)
+        if d.kind == "f":
+            host[2] = rng.choice(np.array([0.0, -0.0], d), size=shape[1:])
+    return host
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", INTS + FLOATS)
+def test_arg_all_dtypes(forced: None, op: str, dtype: str) -> None:
+    rng = np.random.default_rng(1)
+    for shape in FEW:
+        host = _arg_data(rng, shape, dtype)
+        x = _device(host)
+        for axis in (None, -1):
+            got = to_numpy(getattr(xp, op)(x, axis=axis))
+            np.testing.assert_array_equal(got, getattr(np, op)(host, axis=axis))
+    assert any(k[0] == op and k[1] == np.dtype(dtype) for k in S._kernels)
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_arg_shapes(forced: None, op: str, dtype: str) -> None:
+    rng = np.random.default_rng(2)
+    for shape in SHAPES:
+        host = _arg_data(rng, shape, dtype)
+        if dtype != "int32":  # rare NaN: one per row at a random place in half the rows
+            rows = rng.integers(0, shape[0], shape[0] // 2 + 1)
+            host[rows, rng.integers(0, shape[1], rows.size)] = np.nan
+        x = _device(host)
+        for axis in (None, -1):
+            for keepdims in (False, True):
+                got = getattr(xp, op)(x, axis=axis, keepdims=keepdims)
+                want = getattr(np, op)(host, axis=axis, keepdims=keepdims)
+                assert got.dtype == xp.int64
+                np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{shape} {axis}")
+        # the rising ramp: the extreme at either end
+        ramp = np.arange(shape[0] * shape[1], dtype=np.float64).reshape(shape) % 100
+        ramp = ramp.astype(dtype)
+        for axis in (None, -1):
+            np.testing.assert_array_equal(to_numpy(getattr(xp, op)(_device(ramp), axis=axis)),
+                                          getattr(np, op)(ramp, axis=axis))
+
+
+def test_arg_views(forced: None) -> None:
+    """A misaligned contiguous view (scalar loads), a 3-D array's last axis, and views
+    that are not C-contiguous (CuPy's path) give NumPy's indices."""
+    rng = np.random.default_rng(3)
+    host = _arg_data(rng, (300001,), "float32")
+    x = _device(host)
+    for op in ("argmax", "argmin"):
+        f, g = getattr(xp, op), getattr(np, op)
+        assert int(to_numpy(f(x[1:]))) == g(host[1:])
+        assert int(to_numpy(f(x[3:-2]))) == g(host[3:-2])
+        h3 = _arg_data(rng, (4, 6, 1001), "float64")
+        np.testing.assert_array_equal(to_numpy(f(_device(h3), axis=-1)), g(h3, axis=-1))
+        np.testing.assert_array_equal(to_numpy(f(_device(h3), axis=1)), g(h3, axis=1))
+        h2 = _arg_data(rng, (300, 1000), "int16")
+        y = _device(h2)
+        np.testing.assert_array_equal(to_numpy(f(y[:, ::2], axis=-1)), g(h2[:, ::2], axis=-1))
+        np.testing.assert_array_equal(to_numpy(f(y[:, 1:], axis=-1)), g(h2[:, 1:], axis=-1))
+
+
+def _truth_data(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
+                op: str) -> np.ndarray:
+    """Rows with no true element, one, or many (for all: no false, one, or many); for
+    floats the truths are 1, -1, NaN, +-inf and the falsehoods 0.0 and -0.0."""
+    rows, length = shape[0], int(np.prod(shape[1:]))
+    true = np.zeros((rows, length), bool)
+    mode = rng.integers(0, 3, rows)
+    true[mode == 2] = rng.random(((mode == 2).sum(), length)) < 0.5
+    one = np.flatnonzero(mode == 1)
+    true[one, rng.integers(0, length, one.size)] = True
+    if op == "all":
+        true = ~true
+    d = np.dtype(dtype)
+    if d.kind == "b":
+        return true.reshape(shape)
+    if d.kind == "f":
+        yes = rng.choice(np.array([1.0, -1.0, np.nan, np.inf, -np.inf, 3e-3], d), true.shape)
+        no = rng.choice(np.array([0.0, -0.0], d), true.shape)
+    else:
+        info = np.iinfo(d)
+        yes = rng.choice(np.array([1, info.max, info.min or 2, 64],
+                                  d), true.shape)
+        no = np.zeros(true.shape, d)
+    return np.where(true, yes, no).reshape(shape)
+
+
+@pytest.mark.parametrize("op", ["any", "all"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "uint64", *FLOATS])
+def test_truth(forced: None, op: str, dtype: str) -> None:
+    rng = np.random.default_rng(4)
+    shapes = SHAPES if dtype in ("bool", "float32") else FEW
+    for shape in shapes:
+        host = _truth_data(rng, shape, dtype, op)
+        x = _device(host)
+        for axis in (None, -1):
+            for keepdims in (False, True):
+                got = getattr(xp, op)(x, axis=axis, keepdims=keepdims)
+                assert got.dtype == xp.bool
+                np.testing.assert_array_equal(
+                    to_numpy(got), getattr(np, op)(host, axis=axis, keepdims=keepdims),
+                    err_msg=f"{shape} {axis}")
+        # a misaligned view (bool: not whole words), 3-D trailing axes
+        np.testing.assert_array_equal(to_numpy(getattr(xp, op)(x[:, 1:], axis=-1)),
+                                      getattr(np, op)(host[:, 1:], axis=-1))
+    h3 = _truth_data(rng, (6, 5, 1003), dtype, op)
+    for axis in ((1, 2), (-1,), (0, 1), (0, 2)):
+        np.testing.assert_array_equal(to_numpy(getattr(xp, op)(_device(h3), axis=axis)),
+                                      getattr(np, op)(h3, axis=axis))
+    assert any(k[0] == op and (k[1] == np.dtype(dtype) or k[4] == f"{op}_words")
+               for k in R._reduce_kernels)
+
+
+def test_truth_bool_bytes(forced: None) -> None:
+    """A boolean row as uint32 words: every single false (for all) or true (for any) byte
+    position within a word is seen."""
+    for pos in range(8):
+        host = np.ones((3, 4096), bool)
+        host[1, 100 + pos] = False
+        np.testing.assert_array_equal(to_numpy(xp.all(_device(host), axis=-1)),
+                                      [True, False, True])
+        np.testing.assert_array_equal(to_numpy(xp.any(_device(~host), axis=-1)),
+                                      [False, True, False])
+        assert not bool(to_numpy(xp.all(_device(host))))
+        assert bool(to_numpy(xp.any(_device(~host))))
+
+
+# (input dtype, the dtype= passed or None): the default accumulation is the standard's.
+SCAN_CASES = [("int8", None), ("int16", None), ("int32", None), ("int64", None),
+              ("uint8", None), ("uint32", None), ("uint64", None), ("int32", "int32"),
+              ("uint16", "uint32"), ("float32", None), ("float64", None),
+              ("float32", "float64")]
+
+
+def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
+    """The docstring's bound with every term at its largest (one chunk the whole row):
+    D = IPT + 12 + T + (L + T) / B + 16 (B >= 32), times eps and the prefix sums of |x|."""
+    length = host.shape[-1]
+    ipt = C._ipt(host.dtype)
+    tiles = -(-length // (C.BLOCK * ipt)) + 1
+    depth = ipt + 28 + tiles + (length + tiles) // 32 + 1
+    return depth * np.finfo(acc).eps * np.cumsum(np.abs(host.astype(np.float64)), axis=-1)
+
+
+@pytest.mark.parametrize(("dtype", "acc"), SCAN_CASES)
+def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
+    rng = np.random.default_rng(7)
+    d = np.dtype(dtype)
+    shapes = SHAPES if dtype in ("int32", "float32") else FEW
+    for shape in shapes:
+        if d.kind == "f":
+            small = rng.integers(-3, 4, shape).astype(d)  # every partial sum exact
+        else:
+            info = np.iinfo(d)
+            small = rng.integers(int(info.min), int(info.max), shape, dtype=d, endpoint=True)
+        for host in (small, small.reshape(-1)) if shape[0] == 1 else (small,):
+            x = _device(host)
+            got = xp.cumulative_sum(x, axis=-1, dtype=None if acc is None else getattr(xp, acc))
+            out = np.dtype(got.dtype)
+            want = np.cumsum(host.astype(out), axis=-1)  # integers: modular, as NumPy
+            np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{shape}")
+    if d.kind == "f":
+        out = np.dtype(acc or dtype)
+        for shape in FEW:
+            host = rng.standard_normal(shape).astype(d)
+            got = to_numpy(xp.cumulative_sum(_device(host), axis=-1, dtype=getattr(xp, str(out))))
+            want = np.cumsum(host.astype(np.longdouble), axis=-1)
+            err = np.abs(got.astype(np.longdouble) - want).astype(np.float64)
+            assert (err <= _scan_bound(host, out)).all(), shape
+        host = rng.standard_normal((3, 70001)).astype(d)
+        host[0, 5] = np.nan
+        host[1, 60000] = np.inf
+        host[2, 7], host[2, 9] = np.inf, -np.inf
+        got = to_numpy(xp.cumulative_sum(_device(host), axis=-1))
+        want = np.cumsum(host.astype(np.float64), axis=-1)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+        assert (np.sign(got) == np.sign(want))[np.isinf(want)].all()
+    assert any(k[0] == d for k in C._kernels)
+
+
+def test_cumulative_sum_views(forced: None) -> None:
+    """Misaligned views (scalar loads), include_initial, a 3-D last axis, and axes that
+    are not the last one (CuPy's path)."""
+    rng = np.random.default_rng(8)
+    host = rng.integers(-1000, 1000, (5, 100003)).astype(np.int64)
+    x = _device(host)
+    np.testing.assert_array_equal(to_numpy(xp.cumulative_sum(x[:, 1:], axis=-1)),
+                                  np.cumsum(host[:, 1:], axis=-1))
+    np.testing.assert_array_equal(to_numpy(xp.cumulative_sum(x[2, 3:])), np.cumsum(host[2, 3:]))
+    np.testing.assert_array_equal(to_numpy(xp.cumulative_sum(x, axis=0)), np.cumsum(host, 0))
+    got = to_numpy(xp.cumulative_sum(x, axis=-1, include_initial=True))
+    np.testing.assert_array_equal(got[:, 1:], np.cumsum(host, axis=-1))
+    assert (got[:, 0] == 0).all()
+    h3 = host.astype(np.float32)[:, :100000].reshape(5, 40, 2500)
+    np.testing.assert_array_equal(to_numpy(xp.cumulative_sum(_device(h3), axis=-1)),
+                                  np.cumsum(h3, axis=-1))  # small integers: exact
+
+
+def test_dispatch() -> None:
+    """Default thresholds: small arrays and non-C-contiguous views keep CuPy's path (the
+    adapters answer None), large contiguous ones take xpgpu's kernels."""
+    import cupy
+
+    small = cupy.ones((4, 1000), cupy.float32)
+    large = cupy.ones((64, 2048), cupy.float32)
+    assert S.THRESHOLD == C.THRESHOLD == R.TRUTH_THRESHOLD == 1 << 16
+    for f in (lambda a, ax: S._arg("argmax", a, ax, False),
+              lambda a, ax: R._reduce("any", a, ax, False),
+              lambda a, ax: C._scan(a, -1 if ax is None else ax, None)):
+        assert f(small, -1) is None
+        assert f(large, -1) is not None
+        assert f(large[:, ::2], -1) is None
+        assert f(large.T, -1) is None
+    assert C._scan(large, 0, None) is None  # not the last axis
+    assert C._scan(large, -1, cupy.float16) is None  # a narrower accumulation
+    assert C._scan(large.astype(cupy.int32), -1, cupy.int16) is None
+    assert S._arg("argmax", large.astype(cupy.complex64), None, False) is None
+    assert S._arg("argmax", large.reshape(64, 32, 64), 1, False) is None

@@ -1,0 +1,220 @@
+"""xpgpu's own ``argmax`` and ``argmin`` kernels on CUDA: integer and real floating
+C-contiguous arrays of at least ``THRESHOLD`` elements, over the whole array or the last
+axis (``axis=None``, ``axis=-1``).
+
+CuPy's argmax/argmin go through its generic reduction kernels (one block per output row,
+scalar loads). Here, as the reductions of ``_cupy_reductions``: ``rows * C`` blocks, each
+scanning a strided share of one row with 16-byte loads where rows are 16-byte aligned,
+then a tree over the block (warp shuffles of value and index); with ``C > 1`` the last
+block of a row to finish (an atomic ticket) merges the ``C`` partials; rows of at most
+``WARP_ROWS`` elements take a warp each.
+
+The result is exact and does not depend on the order: a thread keeps the first index of
+its extreme (it visits its elements in increasing index order and takes a new one only
+when strictly better), and partials merge by a total order: a NaN beats every number (the
+first NaN's index wins, as NumPy), then the larger (argmax) or smaller (argmin) value,
+then the smaller index; -0.0 and +0.0 are equal, so the first of them wins.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cupy
+import numpy
+from cupy._core import _scalar
+
+from . import _cupy_reductions as _r
+
+THRESHOLD = 1 << 16
+
+_SOURCE = r"""
+#include <cupy/math_constants.h>
+template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
+#define NONE 0x7fffffffffffffffLL
+
+// (a, ia) becomes the better of (a, ia) and (b, ib): a NaN, then the extreme, then the
+// smaller index.
+__device__ __forceinline__ void _xpgpu_merge(W &a, long long &ia, const W b,
+                                             const long long ib) {
+    const bool na = a != a, nb = b != b;
+    bool take;
+    if (na != nb) take = nb;
+    else if (na || a == b) take = ib < ia;
+    else take = BETTER(b, a);
+    if (take) { a = b; ia = ib; }
+}
+
+__device__ __forceinline__ void _xpgpu_warp(W &v, long long &i) {
+    #pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const W b = __shfl_down_sync(0xffffffffu, v, o);
+        const long long ib = __shfl_down_sync(0xffffffffu, i, o);
+        _xpgpu_merge(v, i, b, ib);
+    }
+}
+
+// The block's best in thread 0.
+__device__ __forceinline__ void _xpgpu_block(W &v, long long &i, W *wv, long long *wi) {
+    _xpgpu_warp(v, i);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads();  // wv, wi may still be read from a previous call
+    if (lane == 0) { wv[warp] = v; wi[warp] = i; }
+    __syncthreads();
+    if (warp == 0) {
+        v = WORST; i = NONE;
+        if (lane < (blockDim.x >> 5)) { v = wv[lane]; i = wi[lane]; }
+        _xpgpu_warp(v, i);
+    }
+}
+
+// A new element x (at a larger index than best's) is taken when strictly better, or a
+// NaN where best is not one.
+#define XPGPU_TAKE(x, e) \
+    if (BETTER(x, best) || (x != x && best == best)) { best = x; bi = (e); }
+
+// One row's share: thread t of chunk c takes vectors c * B + t, (C + c) * B + t, ...
+// then the elements past the last whole vector.
+#define XPGPU_SCAN(first, step)                                                      \
+    const long long nv = len / N;                                                    \
+    _Pragma("unroll 4")                                                              \
+    for (long long j = (first); j < nv; j += (step)) {                               \
+        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j]; \
+        _Pragma("unroll") for (int k = 0; k < N; ++k) {                              \
+            const W x = v.v[k]; XPGPU_TAKE(x, j * N + k) }                           \
+    }                                                                                \
+    for (long long e = nv * N + (first); e < len; e += (step)) {                     \
+        const W x = p[e]; XPGPU_TAKE(x, e) }
+
+extern "C" __global__ void NAME(const T *__restrict__ x, long long *__restrict__ out,
+                                W *__restrict__ pv, long long *__restrict__ pi,
+                                unsigned int *__restrict__ tickets, const long long len,
+                                const int chunks) {
+    __shared__ W wv[32];
+    __shared__ long long wi[32];
+    __shared__ bool last;
+    const long long row = blockIdx.x / chunks;
+    const int chunk = blockIdx.x % chunks;
+    const T *p = x + row * len;
+    W best = WORST;
+    long long bi = NONE;
+    XPGPU_SCAN((long long)chunk * blockDim.x + threadIdx.x, (long long)chunks * blockDim.x)
+    _xpgpu_block(best, bi, wv, wi);
+    if (chunks > 1) {
+        if (threadIdx.x == 0) {
+            pv[blockIdx.x] = best;
+            pi[blockIdx.x] = bi;
+            __threadfence();
+            last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
+        }
+        __syncthreads();
+        if (!last) return;
+        __threadfence();
+        best = WORST; bi = NONE;
+        const volatile W *qv = pv + row * chunks;
+        const volatile long long *qi = pi + row * chunks;
+        for (int c = threadIdx.x; c < chunks; c += blockDim.x) _xpgpu_merge(best, bi, qv[c], qi[c]);
+        _xpgpu_block(best, bi, wv, wi);
+        if (threadIdx.x == 0) tickets[row] = 0u;  // ready for the next launch
+    }
+    // No element beat WORST: every element equals it, the first wins.
+    if (threadIdx.x == 0) out[row] = bi == NONE ? 0 : bi;
+}
+
+// Short rows: a warp a row.
+extern "C" __global__ void NAME_warp(const T *__restrict__ x, long long *__restrict__ out,
+                                     const long long rows, const long long len) {
+    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const int lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    const T *p = x + row * len;
+    W best = WORST;
+    long long bi = NONE;
+    XPGPU_SCAN(lane, 32)
+    _xpgpu_warp(best, bi);
+    if (lane == 0) out[row] = bi == NONE ? 0 : bi;
+}
+"""
+
+_OPS = {"argmax": "((a) > (b))", "argmin": "((a) < (b))"}  # BETTER(a, b): a beats b
+_kernels: dict[Any, Any] = {}
+
+
+def _worst(dtype: numpy.dtype, op: str) -> str:
+    """The C literal of the value no element is worse than: -inf for argmax of a float."""
+    if dtype.kind == "f":
+        return f"(W)({'-' if op == 'argmax' else ''}CUDART_INF)"
+    info = numpy.iinfo(dtype)
+    v = int(info.min if op == "argmax" else info.max)
+    if v == -(1 << 63):
+        return "(W)(-0x7fffffffffffffffLL - 1)"
+    return f"(W)({v}{'ULL' if v >= 1 << 63 else 'LL'})"
+
+
+def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
+    key = (op, dtype, n, device)
+    k = _kernels.get(key)
+    if k is None:
+        t = _scalar.get_typename(dtype)
+        # 8- and 16-bit integers widen to int for the warp shuffles (exact).
+        w = "int" if dtype.itemsize < 4 else t
+        name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
+        src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n"
+               f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {_worst(dtype, op)}\n"
+               + _SOURCE.replace("NAME", name))
+        module = _r.compile_with_cache(src, ("--std=c++17",))
+        k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_warp"))
+        _r.compiled_kernels += 1
+    return k
+
+
+def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
+    """xpgpu's ``op`` of x over the whole array or its last axis, or None for CuPy's."""
+    if (type(x) is not cupy.ndarray or x.size < THRESHOLD or x.dtype.kind not in "iuf"
+            or not x._c_contiguous):
+        return None
+    if axis is None:
+        kept, length = (), x.size
+        shape = (1,) * x.ndim if keepdims else ()
+    elif axis % x.ndim == x.ndim - 1:
+        kept, length = x.shape[:-1], x.shape[-1]
+        shape = (*kept, 1) if keepdims else kept
+    else:
+        return None
+    rows = math.prod(kept)
+    dtype = x.dtype
+    n = _r._width(x, length)
+    device = x.data.device_id
+    kernels = _kernel(op, dtype, n, device)
+    out = cupy.ndarray(shape, numpy.int64)
+    if length <= _r.WARP_ROWS and rows > 1:
+        kernels[1]((-(-rows // (_r.BLOCK // 32)),), (_r.BLOCK,),
+                   (x, out, numpy.int64(rows), numpy.int64(length)))
+        return out
+    chunks = _r._chunks(rows, length, _r.BLOCK * n * 4, device)
+    pv = pi = tickets = None
+    if chunks > 1:
+        tickets = _r._ticket_buffer(device)
+        w = numpy.int32 if dtype.itemsize < 4 else dtype
+        pv = cupy.ndarray((rows * chunks,), w)
+        pi = cupy.ndarray((rows * chunks,), numpy.int64)
+    kernels[0]((rows * chunks,), (_r.BLOCK,), (x, out, pv, pi, tickets, numpy.int64(length),
+                                               numpy.int32(chunks)))
+    return out
+
+
+def _search(op: str) -> Any:
+    cupy_func = getattr(cupy, op)
+
+    def search(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        r = _arg(op, x, axis, keepdims)
+        return cupy_func(x, axis=axis, keepdims=keepdims) if r is None else r
+
+    search.__name__ = op
+    return search
+
+
+# Note: CuPy's argmax/argmin run its generic reductions; these give the same indices
+# (NumPy's: the first extreme, the first NaN) at the memory bandwidth.
+FIXES: dict[str, Any] = {op: _search(op) for op in _OPS}
