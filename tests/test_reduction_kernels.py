@@ -223,7 +223,7 @@ def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
             x = _device(host)
             got = xp.cumulative_sum(x, axis=-1, dtype=None if acc is None else getattr(xp, acc))
             out = np.dtype(got.dtype)
-            want = np.cumsum(host.astype(out), axis=-1)  # integers: modular, as NumPy
+            want = np.cumsum(host.astype(out), axis=-1, dtype=out)  # integers: modular
             np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{shape}")
     if d.kind == "f":
         out = np.dtype(acc or dtype)

@@ -174,7 +174,9 @@ _kernels: dict[Any, Any] = {}
 
 
 def _ipt(dtype: numpy.dtype) -> int:
-    """Elements a thread per tile: at least 8, at least one 16-byte load."""
+    """Elements a thread per tile: at least 8, at least one 16-byte load. (Measured on an
+    H200, rows of 1024 float32: 16 a thread, or loading the next tile before scanning the
+    current one, were no faster.)"""
     return max(8, 16 // dtype.itemsize)
 
 

@@ -75,15 +75,23 @@ __device__ __forceinline__ void _xpgpu_block(W &v, long long &i, W *wv, long lon
     if (BETTER(x, best) || (x != x && best == best)) { best = x; bi = (e); }
 
 // One row's share: thread t of chunk c takes vectors c * B + t, (C + c) * B + t, ...
-// then the elements past the last whole vector.
+// (four loads issued before their elements are compared), then the elements past the
+// last whole vector.
+#define XPGPU_VEC(a, j)                                                              \
+    _Pragma("unroll") for (int k = 0; k < N; ++k) {                                  \
+        const W x = a.v[k]; XPGPU_TAKE(x, (j) * N + k) }
 #define XPGPU_SCAN(first, step)                                                      \
+    typedef _xpgpu_vec<T, N> V;                                                      \
+    const V *pv_ = reinterpret_cast<const V *>(p);                                   \
     const long long nv = len / N;                                                    \
-    _Pragma("unroll 4")                                                              \
-    for (long long j = (first); j < nv; j += (step)) {                               \
-        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j]; \
-        _Pragma("unroll") for (int k = 0; k < N; ++k) {                              \
-            const W x = v.v[k]; XPGPU_TAKE(x, j * N + k) }                           \
+    long long j = (first);                                                           \
+    for (; j + 3 * (step) < nv; j += 4 * (step)) {                                   \
+        const V a0 = pv_[j], a1 = pv_[j + (step)], a2 = pv_[j + 2 * (step)],         \
+                a3 = pv_[j + 3 * (step)];                                            \
+        XPGPU_VEC(a0, j) XPGPU_VEC(a1, j + (step)) XPGPU_VEC(a2, j + 2 * (step))     \
+        XPGPU_VEC(a3, j + 3 * (step))                                                \
     }                                                                                \
+    for (; j < nv; j += (step)) { const V a0 = pv_[j]; XPGPU_VEC(a0, j) }            \
     for (long long e = nv * N + (first); e < len; e += (step)) {                     \
         const W x = p[e]; XPGPU_TAKE(x, e) }
 
