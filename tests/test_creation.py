@@ -386,6 +386,24 @@ def test_linspace_real(start, stop, num, endpoint, name, device) -> None:
         assert got[-1] == ref.dtype.type(stop)  # exactly stop
 
 
+@pytest.mark.parametrize("ends", ["numpy float32", "0-d float32", "mixed"])
+@pytest.mark.parametrize("name", [None, "float32", "float64"])
+def test_linspace_float32_ends_as_numpy(ends, name, device) -> None:
+    """float32 ends: NumPy (and array-api-strict, which hands them to it) computes the grid
+    in float32, step by step; the same values on every device (SciPy's histogram edges)."""
+    rng = np.random.default_rng(5194553734)
+    for _ in range(50):
+        lo, hi = np.sort(rng.random(2)).astype(np.float32)
+        if ends == "0-d float32":
+            lo, hi = np.asarray(lo), np.asarray(hi)
+        elif ends == "mixed":  # a Python float on one end: NumPy computes in float64
+            hi = float(hi)
+        num = int(rng.integers(2, 40))
+        ref = np.linspace(lo, hi, num, dtype=name)
+        out = xp.linspace(lo, hi, num, dtype=None if name is None else dt(name), device=device)
+        np.testing.assert_array_equal(to_numpy(out), ref.astype(name or "float64"))
+
+
 @pytest.mark.parametrize("name", [None, "complex64", "complex128"])
 @pytest.mark.parametrize("num", [0, 1, 5])
 @pytest.mark.parametrize("endpoint", [True, False])

@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from typing import Any, NoReturn
 
+import numpy
+
 from . import _devices
 from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
-from ._dtypes import ALL, CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, bool_, float64, uint64
+from ._dtypes import ALL, CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, as_dtype, bool_, uint64
 from ._scalars import INT_BOUNDS, scalar_type
 
 # Python scalar types in rank order (bool < int < float < complex), the kind of dtype
@@ -34,6 +36,7 @@ _NOT_FROM_COMPLEX = KINDS["integral"] | KINDS["real floating"]
 _REAL_NUMERIC = CATEGORIES["real numeric"]
 _ALL = CATEGORIES["all"]
 _FLOATING = CATEGORIES["floating-point"]
+_SINGLE = frozenset(map(numpy.dtype, ("float32", "complex64")))  # linspace: _working_type
 _NUMERIC = CATEGORIES["numeric"]
 _EXACT_FLOAT = 1 << 53  # integers below this are exact in float64
 _MAX_BYTES = 1 << 63  # no array holds this many bytes
@@ -457,13 +460,15 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     return wrap_checked(func, data, target, dt)
 
 
-def _line(backend: Any, a: float, b: float, num: int, endpoint: bool) -> Any:
-    """``num`` evenly spaced float64 values from ``a``; the last is ``b`` exactly when
-    ``endpoint``."""
-    y = backend.arange(num, dtype=float64.dtype)
+def _line(backend: Any, a: float, b: float, num: int, endpoint: bool, work: Any) -> Any:
+    """``num`` evenly spaced values from ``a``, computed in the NumPy scalar type ``work``
+    (as NumPy's linspace does, step by step); the last is ``b`` exactly when ``endpoint``."""
+    y = backend.arange(num, dtype=work)
     div = num - 1 if endpoint else num
+    a, b = work(a), work(b)
     if div > 0:
-        delta = b - a
+        with numpy.errstate(over="ignore"):
+            delta = b - a
         step = delta / div
         if not math.isfinite(delta):  # b - a overflows: interpolate a(1 - t) + bt
             y /= div
@@ -485,12 +490,26 @@ def _line(backend: Any, a: float, b: float, num: int, endpoint: bool) -> Any:
     return y
 
 
+# Note: NumPy computes linspace in the result type of its ends (Python numbers weak, as
+# NEP 50 has it; at least float64 for integers): float32 where float32 ends meet only each
+# other or Python numbers, and rounds the grid to the dtype asked for last. array-api-strict
+# hands such ends to NumPy, and SciPy's histograms (stats.relfreq, cumfreq) compare with
+# NumPy's float32 bin edges: the same ends give the same values here, on every device.
+def _working_type(*ends: object) -> Any:
+    parts = [x if d is None else d.dtype
+             for x in ends for d in (as_dtype(getattr(x, "dtype", None)),)]
+    single = numpy.result_type(*parts) in _SINGLE
+    return numpy.float32 if single else numpy.float64
+
+
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
              dtype: Any = None, device: Any = None, endpoint: bool = True) -> Array:
     """Evenly spaced numbers over an interval. See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html"""
     func = "linspace"
+    ends = (start, stop)
     start = v.number_arg(func, start, "start")
     stop = v.number_arg(func, stop, "stop")
+    work = _working_type(*ends)
     kinds = (type(start), type(stop))
     n = v.int_arg(func, num, "num")
     if n < 0:
@@ -520,10 +539,10 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
             # Note: real and imaginary parts are spaced separately, as the standard
             # defines it; CuPy's scalar linspace takes no complex endpoints.
             data = backend.empty(n, dtype=dt.dtype)
-            data.real[...] = _line(backend, a.real, b.real, n, endpoint)
-            data.imag[...] = _line(backend, a.imag, b.imag, n, endpoint)
+            data.real[...] = _line(backend, a.real, b.real, n, endpoint, work)
+            data.imag[...] = _line(backend, a.imag, b.imag, n, endpoint, work)
         else:
-            data = _line(backend, a.real, b.real, n, endpoint).astype(dt.dtype, copy=False)
+            data = _line(backend, a.real, b.real, n, endpoint, work).astype(dt.dtype, copy=False)
     return wrap_checked(func, data, target, dt)
 
 
