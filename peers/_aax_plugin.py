@@ -135,7 +135,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     permissive = _permissive()
     like_cupy = _on_gpu() and not permissive
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         (drop if names & _OTHER_BACKENDS else keep).append(item)
@@ -143,11 +144,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if item.nodeid.startswith(prefix):
                 item.add_marker(pytest.mark.skip(reason=reason))
         for marker in item.iter_markers("skip_xp_backend") if like_cupy else ():
-            reason = marker.kwargs.get("reason")
-            if marker.args == (Backend.CUPY,) and reason in HOST_COPY_REASONS:
+            why = marker.kwargs.get("reason")
+            if marker.args == (Backend.CUPY,) and why in HOST_COPY_REASONS:
                 item.add_marker(pytest.mark.skip(
                     reason=f"strict profile on a GPU refuses numpy.asarray(x), as CuPy does; "
-                           f"upstream skips CuPy here ({reason})"))
+                           f"upstream skips CuPy here ({why})"))
                 break
     if drop:
         config.hook.pytest_deselected(items=drop)
