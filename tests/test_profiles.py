@@ -6,6 +6,7 @@ where it defines one."""
 from __future__ import annotations
 
 import importlib.util
+import operator
 import os
 import subprocess
 import sys
@@ -396,8 +397,25 @@ def test_numpy_ufuncs_run_xpgpu_functions(device):
         h += x
 
 
+@pytest.mark.parametrize("op, reflected", [
+    (operator.eq, operator.eq), (operator.ne, operator.ne), (operator.lt, operator.gt),
+    (operator.le, operator.ge), (operator.gt, operator.lt), (operator.ge, operator.le)])
+def test_reflected_comparison_with_python_float_subclasses(profile, device, op, reflected):
+    """np.float64 and np.complex128 are Python float and complex (weak scalars): compared
+    with an xpgpu array from the left (NumPy passes them to the ufunc as 0-d arrays), they
+    give what the comparison from the right gives (SciPy's tests: ``a[i] == c[i]``)."""
+    x = xp.asarray([1.0, 0.5, 2.0], device=device)
+    for value in (np.float64(1.0), np.float64(0.5)):
+        got = op(value, x)
+        assert type(got) is xp.Array and got.device == device
+        assert_close(got, op(value, to_numpy(x)))
+        assert_close(got, reflected(x, value))
+    assert_close(np.complex128(0.5) == x, np.array([False, True, False]))
+
+
 @pytest.mark.parametrize("expr", [
     "f32 * np.float32(2)", "i + np.int64(2)", "a + np.ones((3, 4))", "np.ones((3, 4)) + a",
+    "np.asarray(2.0) * f32", "np.ones(3) == f32",
     "np.float32(2) * f32", "a[np.array([0, 1])]", "np.multiply(a, np.ones((3, 4)))",
 ])
 def test_strict_refuses_numpy_operands_with_the_fix(device, expr):
