@@ -63,8 +63,37 @@ def test_scipy_markers_reach_xpgpu_as_array_api_strict(
         strict: bool, expected: str | None) -> None:
     monkeypatch.setattr(plugin, "ON_CUDA", on_cuda)
     monkeypatch.setattr(plugin, "STRICT", strict)
-    assert plugin._reason(_Item(*marks), "skip") == expected
+    reason = plugin._reason(_Item(*marks), "skip")
+    if expected is None:
+        assert reason is None
+    else:  # SciPy's reason, then where it comes from
+        assert reason.startswith(f"{expected} (") and "array_api_strict" in reason, reason
     assert plugin._reason(_Item(*marks), "xfail") is None
+
+
+def xfail(*args: Any, **kwargs: Any) -> SimpleNamespace:
+    """An ``xfail_xp_backends`` marker as SciPy's tests write it."""
+    return SimpleNamespace(name="xfail_xp_backends", args=args, kwargs=kwargs)
+
+
+@pytest.mark.parametrize(("mark", "on_cuda", "applies"), [
+    (xfail("cupy", reason="inaccurate on CuPy"), True, True),
+    (xfail("cupy", reason="cupy returns small but nonzero res.statistic"), True, True),
+    (xfail("cupy", reason="inaccurate on CuPy"), False, False),
+    (xfail("cupy", reason="cupy/cupy#8405"), True, False),  # a CuPy bug, not the device's
+    (xfail("torch", reason="inaccurate"), True, False),
+])
+def test_scipy_cupy_accuracy_xfails_reach_xpgpu_on_cuda(
+        plugin: Any, monkeypatch: pytest.MonkeyPatch, mark: Any, on_cuda: bool,
+        applies: bool) -> None:
+    """SciPy's xfails for CuPy whose reason is the CUDA device's arithmetic hold for xpgpu
+    on CUDA (the same libraries), and only there; never as a skip."""
+    monkeypatch.setattr(plugin, "ON_CUDA", on_cuda)
+    reason = plugin._reason(_Item(mark), "xfail")
+    assert (reason is not None) is applies
+    if applies:
+        assert reason.startswith(mark.kwargs["reason"]) and "CuPy" in reason
+    assert plugin._reason(_Item(mark), "skip") is None
 
 
 def test_scipy_devices_fixture_gets_a_list(plugin: Any) -> None:
