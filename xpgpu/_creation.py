@@ -80,11 +80,11 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
     if type(obj) is Array:
         return _from_array(func, obj, dt, target, copy)
     if type(obj) in _PY_RANK or isinstance(obj, (list, tuple)):
-        scanned = _scan(func, obj)
-        if scanned is _HOLDS_ARRAYS:
+        rank = _scan(func, obj)
+        if rank is _HOLDS_ARRAYS:
             return _from_nested_arrays(func, obj, dt, target, copy)
-        if scanned is not None:
-            return _from_python(func, obj, scanned, dt, target or _default(func), copy)
+        if rank is not None:
+            return _from_python(func, obj, rank, dt, target or _default(func), copy)
     elif hasattr(obj, "__dlpack_device__") and not CPU.backend.adapter.is_host_array(obj):
         # Note: foreign arrays (CuPy, PyTorch, JAX ...) come in through DLPack, without
         # a round trip to the host.
@@ -97,10 +97,20 @@ def _default(func: str) -> Device:
     return v.device_or_default(func, None)
 
 
-def _scan(func: str, obj: Any) -> tuple[int, int, int] | None:
-    """(rank, least int, greatest int) of nested Python scalars (rank -1 when empty), or
-    None when ``obj`` holds anything else (NumPy scalars, say: NumPy converts those)."""
-    rank, lo, hi = -1, 0, 0
+def _scan(func: str, obj: Any) -> int | None:
+    """The rank of nested Python scalars (bool < int < float < complex; -1 when empty),
+    ``_HOLDS_ARRAYS`` for sequences holding xpgpu arrays, or None when ``obj`` holds
+    anything else (NumPy scalars, say: NumPy converts those)."""
+    t = type(obj)
+    if t is list or t is tuple:  # fast path: a flat sequence of one Python type
+        kinds = set(map(type, obj))
+        if len(kinds) == 1:
+            r = _PY_RANK.get(kinds.pop())
+            if r is not None:
+                return r
+        elif not kinds:
+            return -1
+    rank = -1
     stack = [obj]
     pop, extend = stack.pop, stack.extend
     while stack:
@@ -110,21 +120,28 @@ def _scan(func: str, obj: Any) -> tuple[int, int, int] | None:
         if r is not None:
             if r > rank:
                 rank = r
-            if t is int:
-                if item < lo:
-                    lo = item
-                elif item > hi:
-                    hi = item
         elif t is list or t is tuple or isinstance(item, (list, tuple)):
             extend(item)
         elif t is Array:
             return _HOLDS_ARRAYS
         else:
             return None
-    return rank, lo, hi
+    return rank
 
 
-_HOLDS_ARRAYS = (-2, 0, 0)  # _scan's answer for sequences holding xpgpu arrays
+_HOLDS_ARRAYS = -2  # _scan's answer for sequences holding xpgpu arrays
+
+
+def _int_outside(obj: Any, lo: int, hi: int) -> int | None:
+    """The first Python int of nested ``obj`` outside [lo, hi], if any."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if type(item) is int and not lo <= item <= hi:
+            return item
+        if isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+    return None
 
 
 def _from_nested_arrays(func: str, obj: Any, dtype: DType | None, target: Device | None,
@@ -159,12 +176,11 @@ def _from_nested_arrays(func: str, obj: Any, dtype: DType | None, target: Device
     return wrap_checked(func, transfer(host, CPU, target), target, dtype)
 
 
-def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DType | None,
-                 target: Device, copy: bool | None) -> Array:
+def _from_python(func: str, obj: Any, rank: int, dtype: DType | None, target: Device,
+                 copy: bool | None) -> Array:
     """Python scalars and (nested) sequences of them."""
     if copy is False:
         _no_copy(func, "converting Python scalars or sequences")
-    rank, lo, hi = scanned
     if dtype is None:
         dtype = _RANK_DEFAULT[rank] if rank >= 0 else DEFAULTS["real floating"]
     elif rank > _DTYPE_RANK[dtype] and type(obj) in _PY_RANK:
@@ -174,14 +190,18 @@ def _from_python(func: str, obj: Any, scanned: tuple[int, int, int], dtype: DTyp
                             target, dtype)
     elif rank > _DTYPE_RANK[dtype]:
         return _cast_sequence(func, obj, rank, dtype, target)
-    bounds = _INT_RANGE[dtype._i]
-    if bounds is not None and not bounds[0] <= lo <= hi <= bounds[1]:
-        bad = lo if lo < bounds[0] else hi
-        v.fail(func, f"Python int {bad} is out of range for dtype {dtype.name} "
-                     f"[{bounds[0]}, {bounds[1]}]; use a wider dtype", OverflowError)
     try:
+        # (NumPy 2 refuses Python ints out of an integer dtype's range: OverflowError)
         host = CPU.backend.adapter.asarray_host(obj, dtype.dtype)
-    except OverflowError:  # an int too large for a floating dtype
+    except OverflowError:
+        bounds = _INT_RANGE[dtype._i]
+        if bounds is not None:
+            lo, hi = bounds
+            bad = _int_outside(obj, lo, hi)
+            if bad is not None:
+                v.fail(func, f"Python int {bad} is out of range for dtype {dtype.name} "
+                             f"[{lo}, {hi}]; use a wider dtype", OverflowError)
+        # an int too large for a floating dtype
         v.fail(func, f"a value is out of range for dtype {dtype.name}; use smaller values",
                OverflowError)
     except ValueError:  # ragged nesting
