@@ -342,6 +342,12 @@ def _scalar_branch(x, s):
     return x * (2 if s > 0 else 3)
 
 
+def _setitem(x):
+    y = x + 1
+    y[0] = 2.0
+    return y
+
+
 def _inplace_argument(x):
     x += 1
     return x
@@ -356,6 +362,15 @@ NOT_FUSIBLE = [
     ("float", lambda x: float(x) * x, "float()"),
     ("linalg", lambda x: xp.linalg.vector_norm(x) * x, "linalg.vector_norm"),
     ("inplace_argument", _inplace_argument, "in-place"),
+    ("int", lambda x: int(x) * x, "int()"),
+    ("complex", lambda x: complex(x) * x, "complex()"),
+    ("index", lambda x: [1.0, 2.0][x] * x, "__index__"),
+    ("len", lambda x: len(x) * x, "len()"),
+    ("iter", lambda x: sum(x) * x, "iterating over"),
+    ("rmatmul", lambda x: x.__rmatmul__(x), "matmul"),
+    ("dlpack", lambda x: x.__dlpack__() and x, "__dlpack__"),
+    ("to_device", lambda x: x.to_device("cpu"), "to_device()"),
+    ("setitem", _setitem, "__setitem__"),
 ]
 
 
@@ -365,8 +380,10 @@ def test_not_fusible(device, case):
     _, func, what = next(c for c in NOT_FUSIBLE if c[0] == case)
     x = arr(device, np.array([1.0, -2.0], dtype=np.float32))
     fused = xp.fuse(func)
-    with pytest.raises(TypeError, match=what.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(TypeError, match=what.replace("(", r"\(").replace(")", r"\)")) as info:
         fused._trace((x,), device)
+    message = str(info.value)  # fuse's own refusal, not Python's TypeError
+    assert message.startswith("fuse") and "fusible" in message, message
     if device.kind == "cuda":
         with pytest.raises(TypeError, match="fusible"):
             fused(x)

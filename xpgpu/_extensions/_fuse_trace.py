@@ -236,45 +236,32 @@ class Tracer:
     def __getitem__(self, key: Any) -> Tracer:
         return _view(self, key)
 
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self._refuse("assigning to an element (__setitem__)")
-
-    def __bool__(self) -> bool:
-        return self._refuse("bool() (data-dependent Python control flow)")
-
-    def __int__(self) -> int:
-        return self._refuse("int()")
-
-    def __float__(self) -> float:
-        return self._refuse("float()")
-
-    def __complex__(self) -> complex:
-        return self._refuse("complex()")
-
-    def __index__(self) -> int:
-        return self._refuse("using as an index (__index__)")
-
-    def __len__(self) -> int:
-        return self._refuse("len()")
-
-    def __iter__(self) -> Any:
-        return self._refuse("iterating over")
-
-    def __matmul__(self, other: Any) -> Any:
-        return self._refuse("matmul (@)")
-
-    __rmatmul__ = __imatmul__ = __matmul__
-
-    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._refuse("__dlpack__")
-
-    def to_device(self, *args: Any, **kwargs: Any) -> Any:
-        return self._refuse("to_device()")
-
     shape = _refused_attribute("shape")
     size = _refused_attribute("size")
     T = _refused_attribute("T")
     mT = _refused_attribute("mT")
+
+
+# What a traced array refuses (its values, Python control flow on them, and what would need
+# its shape or another kernel): the method, and what the message calls it.
+_REFUSED = {
+    "__setitem__": "assigning to an element (__setitem__)",
+    "__bool__": "bool() (data-dependent Python control flow)",
+    "__int__": "int()", "__float__": "float()", "__complex__": "complex()",
+    "__index__": "using as an index (__index__)", "__len__": "len()",
+    "__iter__": "iterating over", "__matmul__": "matmul (@)", "__rmatmul__": "matmul (@)",
+    "__imatmul__": "matmul (@)", "__dlpack__": "__dlpack__", "to_device": "to_device()",
+}
+
+
+def _refused_method(what: str) -> Callable[..., NoReturn]:
+    def method(self: Tracer, *args: Any, **kwargs: Any) -> NoReturn:
+        self._refuse(what)
+    return method
+
+
+for _name, _what in _REFUSED.items():
+    setattr(Tracer, _name, _refused_method(_what))
 
 
 def _view(x: Tracer, key: Any) -> Tracer:
