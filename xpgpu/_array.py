@@ -226,7 +226,10 @@ class Array:
         # CUDA it raises, as CuPy does, so no device array reaches NumPy implicitly.
         if self._device is not CPU:
             v.fail("__array__", f"implicit conversion of a {self._device} array to NumPy is "
-                                "not allowed; use x.to_device('cpu') or numpy.from_dlpack")
+                                "not allowed; use x.to_device('cpu') or numpy.from_dlpack(x, "
+                                "device='cpu'), or the permissive profile "
+                                "(xpgpu.set_strict(False)), where NumPy code copies it to the "
+                                "host with a warning")
         if copy is not None and copy is not True and copy is not False:
             v.bad_bool("__array__", copy, "copy", none=True)
         try:
