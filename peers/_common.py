@@ -29,6 +29,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -60,24 +61,27 @@ class Known:
 
     ``pattern`` is an ``fnmatch`` pattern over pytest node ids; ``bug`` names the entry in
     ``peers/KNOWN.md`` (its minimal reproducer and upstream-ready description);
-    ``devices``/``profiles`` restrict where it applies (empty: everywhere).
+    ``devices``/``profiles`` restrict where it applies (empty: everywhere), ``message`` to
+    failures whose one-line message contains a match of that regular expression.
     """
 
     pattern: str
     bug: str
     devices: tuple[str, ...] = ()
     profiles: tuple[str, ...] = ()
+    message: str = ""  # a regular expression the failure's message must contain, if any
 
-    def matches(self, nodeid: str, device: str, profile: str) -> bool:
+    def matches(self, nodeid: str, device: str, profile: str, message: str = "") -> bool:
         return ((not self.devices or device in self.devices)
                 and (not self.profiles or profile in self.profiles)
-                and fnmatch.fnmatchcase(nodeid, self.pattern))
+                and fnmatch.fnmatchcase(nodeid, self.pattern)
+                and (not self.message or re.search(self.message, message) is not None))
 
 
 def known(bug: str, *patterns: str, devices: tuple[str, ...] = (),
-          profiles: tuple[str, ...] = ()) -> list[Known]:
+          profiles: tuple[str, ...] = (), message: str = "") -> list[Known]:
     """The ``Known`` rows of one peer bug: one per pattern, with the same restrictions."""
-    return [Known(pattern, bug, devices, profiles) for pattern in patterns]
+    return [Known(pattern, bug, devices, profiles, message) for pattern in patterns]
 
 
 @dataclass
@@ -237,7 +241,8 @@ def summarise(opts: Options, records: list[dict[str, str]], known: Sequence[Know
         if rec["outcome"] != "failed":
             counts[rec["outcome"]] += 1
             continue
-        entry = next((k for k in known if k.matches(rec["nodeid"], opts.device, opts.profile)),
+        entry = next((k for k in known
+                      if k.matches(rec["nodeid"], opts.device, opts.profile, rec["message"])),
                      None)
         if entry is None:
             counts["failed"] += 1

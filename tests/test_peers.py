@@ -50,6 +50,21 @@ def test_summary_counts_known_peer_bugs_apart(capsys: pytest.CaptureFixture[str]
     assert last == "PEER demo device=cuda:0 profile=strict passed=2 failed=0 skipped=1 known=3"
 
 
+def test_known_peer_bug_by_message(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``Known`` row with ``message`` takes only failures whose message matches."""
+    common = _common()
+    known = common.known("bug-m", "t.py::*", message=r"implicit conversion of a cuda:\d+")
+    records = [
+        {"nodeid": "t.py::a", "outcome": "failed",
+         "message": "TypeError: __array__: implicit conversion of a cuda:0 array to NumPy"},
+        {"nodeid": "t.py::b", "outcome": "failed", "message": "AssertionError: 1 != 2"}]
+    opts = common.Options("demo", "cuda:0", "strict", False, [])
+    assert common.summarise(opts, records, known) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "PEER demo device=cuda:0 profile=strict passed=0 failed=1 skipped=0 known=1"
+    assert "FAILED t.py::b - AssertionError: 1 != 2" in out
+
+
 @pytest.mark.parametrize("profile", ["strict", "permissive"])
 @pytest.mark.parametrize("peer", PEERS)
 def test_peer_suite_on_cpu(peer: str, profile: str) -> None:
