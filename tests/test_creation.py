@@ -425,6 +425,9 @@ def test_linspace_complex(name, num, endpoint, device) -> None:
 def test_linspace_extremes_and_errors(device) -> None:
     big = xp.linspace(-1e308, 1e308, 3, device=device)  # stop - start overflows
     np.testing.assert_array_equal(to_numpy(big), [-1e308, 0.0, 1e308])
+    big = xp.linspace(np.float32(-3e38), np.float32(3e38), 3, dtype=xp.float32,
+                      device=device)  # overflows in float32, NumPy's working precision
+    np.testing.assert_array_equal(to_numpy(big), np.array([-3e38, 0.0, 3e38], np.float32))
     with pytest.raises(ValueError, match=r"^linspace: "):
         xp.linspace(0, 1, -1, device=device)
     for name in ("int64", "bool"):

@@ -485,10 +485,13 @@ def _line(backend: Any, a: float, b: float, num: int, endpoint: bool, work: Any)
     (as NumPy's linspace does, step by step); the last is ``b`` exactly when ``endpoint``."""
     y = backend.arange(num, dtype=work)
     div = num - 1 if endpoint else num
-    a, b = work(a), work(b)
     if div > 0:
-        with numpy.errstate(over="ignore"):
+        if work is _DOUBLE:  # Python floats: float64 arithmetic, inf without a warning
             delta = b - a
+        else:  # float32 ends (NumPy's scalars): NumPy's float32 arithmetic
+            a, b = work(a), work(b)
+            with numpy.errstate(over="ignore"):
+                delta = b - a
         step = delta / div
         if not math.isfinite(delta):  # b - a overflows: interpolate a(1 - t) + bt
             y /= div
@@ -510,16 +513,20 @@ def _line(backend: Any, a: float, b: float, num: int, endpoint: bool, work: Any)
     return y
 
 
+_DOUBLE = numpy.float64
+
+
 # Note: NumPy computes linspace in the result type of its ends (Python numbers weak, as
 # NEP 50 has it; at least float64 for integers): float32 where float32 ends meet only each
 # other or Python numbers, and rounds the grid to the dtype asked for last. array-api-strict
 # hands such ends to NumPy, and SciPy's histograms (stats.relfreq, cumfreq) compare with
 # NumPy's float32 bin edges: the same ends give the same values here, on every device.
-def _working_type(*ends: object) -> Any:
+def _working_type(start: object, stop: object) -> Any:
+    if type(start) in _PY_RANK and type(stop) in _PY_RANK:  # Python numbers: float64
+        return _DOUBLE
     parts = [x if d is None else d.dtype
-             for x in ends for d in (as_dtype(getattr(x, "dtype", None)),)]
-    single = numpy.result_type(*parts) in _SINGLE
-    return numpy.float32 if single else numpy.float64
+             for x in (start, stop) for d in (as_dtype(getattr(x, "dtype", None)),)]
+    return numpy.float32 if numpy.result_type(*parts) in _SINGLE else _DOUBLE
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
