@@ -616,7 +616,8 @@ DEVIATIONS: list[tuple[str, str, str]] = [
      "permitted"),
     ("arange(2.5, dtype=*int*)*", REFUSES, "float arguments with an integer dtype: NumPy "
      "computes the values from the first two elements (arange(0.5, 3, 0.5, dtype=int64) is "
-     "all zeros), PyTorch casts each value"),
+     "all zeros), PyTorch casts the arguments to the dtype first (arange(0.5, 3.5, 1.5, "
+     "dtype=int64) is [0, 2] in NumPy, [0, 1, 2] in PyTorch)"),
     ("arange(*dtype=complex*)*", REFUSES, "a complex dtype for arange: PyTorch refuses it; the "
      "standard's arange is real-valued"),
     ("linspace(0, 1, 5, dtype=*)*", REFUSES, "an integer or bool dtype for linspace: "
