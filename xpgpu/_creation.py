@@ -36,7 +36,6 @@ _NOT_FROM_COMPLEX = KINDS["integral"] | KINDS["real floating"]
 _REAL_NUMERIC = CATEGORIES["real numeric"]
 _ALL = CATEGORIES["all"]
 _FLOATING = CATEGORIES["floating-point"]
-_SINGLE = frozenset(map(numpy.dtype, ("float32", "complex64")))  # linspace: _working_type
 _NUMERIC = CATEGORIES["numeric"]
 _EXACT_FLOAT = 1 << 53  # integers below this are exact in float64
 _MAX_BYTES = 1 << 63  # no array holds this many bytes
@@ -480,6 +479,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     return wrap_checked(func, data, target, dt)
 
 
+_DOUBLE = numpy.float64  # linspace's working type for Python-number ends
+_SINGLE = frozenset(map(numpy.dtype, ("float32", "complex64")))  # ends kept in float32
+
+
 def _line(backend: Any, a: float, b: float, num: int, endpoint: bool, work: Any) -> Any:
     """``num`` evenly spaced values from ``a``, computed in the NumPy scalar type ``work``
     (as NumPy's linspace does, step by step); the last is ``b`` exactly when ``endpoint``."""
@@ -511,9 +514,6 @@ def _line(backend: Any, a: float, b: float, num: int, endpoint: bool, work: Any)
     if endpoint and num > 1:
         y[-1] = b
     return y
-
-
-_DOUBLE = numpy.float64
 
 
 # Note: NumPy computes linspace in the result type of its ends (Python numbers weak, as

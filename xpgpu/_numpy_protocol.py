@@ -107,8 +107,7 @@ def _on_host(label: str, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, 
 # calls ``numpy.equal(array(1.), x)``. np.float64 and np.complex128 are subclasses of
 # Python's float and complex, weak scalars in both profiles (docs/deviations.md); in a
 # comparison their 0-d arrays are taken as the scalar again, so ``np.float64(v) == x``
-# gives what ``x == np.float64(v)`` gives (strict; the permissive profile moves any NumPy
-# operand to the device as NumPy 2 does).
+# gives what ``x == np.float64(v)`` gives, in both profiles.
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater",
                           "greater_equal"))
 _SCALAR_DTYPES = frozenset(("float64", "complex128"))
@@ -118,11 +117,11 @@ def _operand(label: str, obj: Any, x: Array, loose: Any) -> Any:
     if type(obj) is Array or scalar_type(obj) is not None:
         return obj
     if CPU.backend.adapter.is_host_array(obj):
-        if loose is not None:
-            return loose.operand(label, obj, x._device)
         if (obj.ndim == 0 and obj.dtype.name in _SCALAR_DTYPES
                 and label.removeprefix("numpy.") in _COMPARISONS):
             return obj[()]
+        if loose is not None:
+            return loose.operand(label, obj, x._device)
         v.fail(label, f"a NumPy {type(obj).__name__} cannot meet an xpgpu array in a NumPy "
                       "ufunc; convert it with xpgpu.asarray(obj, device=x.device) and call "
                       "the xpgpu function, or select the permissive profile "
