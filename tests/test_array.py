@@ -204,7 +204,9 @@ def test_pickle_non_contiguous(device):
     np.testing.assert_array_equal(to_numpy(b), data)
 
 
-def test_array_protocol_cpu_only(device):
+def test_array_protocol_cpu_only(device, strict_profile):
+    """The strict profile: NumPy reads a CPU array, and refuses a CUDA one with the fixes
+    (the permissive profile's copy is tested in test_profiles.py)."""
     a = xp.asarray([1.0, 2.0], device=device)
     if device.kind == "cpu":
         np.testing.assert_array_equal(np.asarray(a), [1.0, 2.0])

@@ -21,6 +21,7 @@ import math
 import operator
 import pathlib
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from types import ModuleType
@@ -663,7 +664,12 @@ DEVIATIONS: list[tuple[str, str, str]] = [
     ("tile(*)[repetitions=list*]", ACCEPTS, "the same for tile's repetitions"),
     ("roll(*)[shift=list*]", ACCEPTS, "the same for roll's shift"),
     ("isin(x, x, invert)", DIFFERS, "array-api-strict 2.6.1 ignores invert=True"),
+    ("method.__array__(x)", ACCEPTS, "x.__array__() called directly (Python 3.12 and later): "
+     "array-api-strict 2.6.1 refuses it there and gives NumPy its data through __buffer__; "
+     "np.asarray(x) gives the same array in both libraries"),
 ]
+# Rows that only some Python versions exercise.
+_PYTHON_312 = {"method.__array__(x)"} if sys.version_info < (3, 12) else set()
 
 # Names of xpgpu with no counterpart in array-api-strict (extensions, documented).
 XPGPU_ONLY = {"fuse", "logspace", "set_array_api_version", "set_strict"}
@@ -822,7 +828,7 @@ def test_calibration() -> None:
         if why is not None:
             bad.append(f"unclear refusal: {why}")
     print(f"{len(CASES)} calls: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
-    unused = [p for p, *_ in DEVIATIONS if p not in used]
+    unused = [p for p, *_ in DEVIATIONS if p not in used and p not in _PYTHON_312]
     assert not unused, f"deviations no call exercises: {unused}"
     assert not bad, f"{len(bad)} differences:\n" + "\n".join(bad)
 

@@ -234,6 +234,20 @@ def test_integer_passthrough_returns_a_copy(device) -> None:
         np.testing.assert_array_equal(to_numpy(out), [1, -2, 3])
 
 
+def test_clip_and_where_with_an_int_beyond_int64(device) -> None:
+    """A Python int beyond int64 with a floating array is its float value, as in NumPy (CuPy
+    alone raises "Python int too large to convert to C long")."""
+    a = np.array([-3.0, 0.5, 4.0e19])
+    x = xp.asarray(a, device=device)
+    assert_close(xp.clip(x, min=2**64), np.clip(a, 2**64, None))
+    assert_close(xp.clip(x, max=-(2**70)), np.clip(a, None, -(2**70)))
+    cond = xp.asarray([True, False, True], device=device)
+    assert_close(xp.where(cond, x, 2**64), np.where([True, False, True], a, float(2**64)))
+    assert_close(xp.where(cond, -(2**65), x), np.where([True, False, True], -float(2**65), a))
+    with pytest.raises(OverflowError, match=r"^clip: Python int .* out of range"):
+        xp.clip(x, min=10**400)
+
+
 def test_clip(device) -> None:
     """clip with scalar and array bounds, against NumPy."""
     a = np.array([-3.0, 0.5, 4.0], dtype="float32")

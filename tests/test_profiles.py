@@ -454,6 +454,21 @@ def test_indices_follow_numpy(permissive, device):
     assert_close(x[np.array(1)], n[np.array(1)])
 
 
+@pytest.mark.parametrize("shape, key", [
+    ((0,), np.array([0])), ((2, 0), (slice(None), np.array([0, 1]))),
+    ((0, 3), (Ellipsis, np.array([1]), slice(None))), ((2, 0), (np.array([1]), np.array([0])))])
+def test_assignment_through_an_empty_axis_raises(permissive, device, shape, key):
+    """An integer index array into an axis of length 0 is out of bounds, as in NumPy (CuPy's
+    scatter divides by the length: an illegal memory access that ends the CUDA context)."""
+    with pytest.raises(IndexError):
+        np.zeros(shape)[key] = 1.0
+    x = xp.zeros(shape, device=device)
+    with pytest.raises(IndexError, match=r"^__setitem__: .*out of bounds"):
+        x[key] = 1.0
+    x[np.array([], dtype=np.int64)] = 1.0  # an empty index assigns nothing
+    assert_close(xp.sum(x), 0.0)
+
+
 def test_numpy_ufuncs_without_counterpart_run_on_the_host(permissive, device):
     """Permissive: NumPy's behaviour with an array-like (it converts with __array__), the
     result back on the array's device; strict refuses with the fix."""

@@ -153,22 +153,6 @@ def _describe(func: Callable[..., Any], label: str, name: str, category: str) ->
                         f"{_SPEC.format('array.' + label)}")
 
 
-def _plain(name: str, value: Any, dtype: DType) -> Any:
-    """A validated Python scalar as the plain Python type the backends take: NumPy's
-    float64 as float, and, with a floating array, an int beyond int64 as a float."""
-    t = scalar_type(value)
-    value = t(value)  # type: ignore[misc]
-    if t is int and dtype not in _INTEGRAL and not -(1 << 63) <= value < (1 << 63):
-        # Note: CuPy converts a Python int to a C long first ("Python int too large to
-        # convert to C long"); NumPy converts it to the array's dtype, as float does here.
-        try:
-            return float(value)
-        except OverflowError:
-            v.fail(name, f"Python int {value} is out of range for dtype {dtype.name}; use a "
-                         "float", OverflowError)
-    return value
-
-
 def _compute(label: str, name: str, device: Device, a: Any, b: Any, out: DType,
              loose: bool = False) -> Array:
     """The backend call of a binary function, off the fast path; ``loose`` (the
@@ -283,7 +267,7 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
                 _host_operand(label, s, x)
             return NotImplemented
         out = _with_scalar(label, allowed, scalar_out, x._dtype, s)
-        s = _plain(label, s, x._dtype)
+        s = v.plain_scalar(label, s, x._dtype)
         return _compute(label, name, x._device, s if reflected else x._data,
                         x._data if reflected else s, out)
 
@@ -311,7 +295,7 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
             loop = scalars.get((x._dtype, t))  # type: ignore[arg-type]
             if loop is None:  # defined by the standard, or refused by NumPy too
                 return strict_scalar(x, s, reflected)
-            s = _plain(label, s, loop[0])
+            s = v.plain_scalar(label, s, loop[0])
             if t is int and loop[0] in _INTEGRAL:
                 v.scalar_result(label, loop[0], s)  # an OverflowError out of its bounds
             a = _as(x, loop[0])
@@ -557,6 +541,6 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
             if v.scalar_result("clip", x._dtype, bound) is not x._dtype:
                 v.fail("clip", f"a Python {type(bound).__name__} {name} cannot bound an array "
                                f"of dtype {x._dtype.name}; use a bound of the array's kind")
-            bounds.append(v.plain_scalar(bound))
+            bounds.append(v.plain_scalar("clip", bound, x._dtype))
     data = x._device.backend.clip(x._data, bounds[0], bounds[1])
     return wrap_checked("clip", data, x._device, x._dtype)

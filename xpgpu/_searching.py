@@ -163,7 +163,7 @@ def _where(condition: object, x1: Any, x2: Any) -> Array:
     arrays = [a for a in (x1, x2) if type(a) is Array]
     device = v.common_device(func, [condition._device, *(a._device for a in arrays)])
     broadcast_shape(func, condition.shape, *(a.shape for a in arrays))
-    a1 = x1._data if type(x1) is Array else v.plain_scalar(x1)
-    a2 = x2._data if type(x2) is Array else v.plain_scalar(x2)
+    a1 = x1._data if type(x1) is Array else v.plain_scalar(func, x1, out)
+    a2 = x2._data if type(x2) is Array else v.plain_scalar(func, x2, out)
     return wrap_checked(func, device.backend.where(condition._data, a1, a2), device, out)
 

@@ -196,11 +196,22 @@ def cast_scalar(func: str, value: object, dtype: DType, name: str = "fill_value"
         fail(func, f"{name} {value} is out of range for dtype {dtype.name}", OverflowError)
 
 
-def plain_scalar(value: object) -> object:
-    """A validated Python scalar as its exact type: NumPy's float64 (a float subclass) as
-    float, which the backends then treat as weak (NEP 50), not as a float64 array."""
-    t = type(value)
-    return value if t in _PY_KIND else scalar_type(value)(value)  # type: ignore[misc]
+def plain_scalar(func: str, value: object, dtype: DType) -> object:
+    """A validated Python scalar, to be combined with an array of ``dtype``, as the plain
+    Python type the backends take: NumPy's float64 (a float subclass) as float, which the
+    backends then treat as weak (NEP 50), not as a float64 array; with a floating array, an
+    int beyond int64 as a float."""
+    t = scalar_type(value)
+    value = t(value)  # type: ignore[misc]
+    if t is int and dtype not in KINDS["integral"] and not -(1 << 63) <= value < (1 << 63):
+        # Note: CuPy converts a Python int to a C long first ("Python int too large to
+        # convert to C long"); NumPy converts it to the array's dtype, as float does here.
+        try:
+            return float(value)
+        except OverflowError:
+            fail(func, f"Python int {value} is out of range for dtype {dtype.name}; use a "
+                       "float", OverflowError)
+    return value
 
 
 _PY_KIND = {bool: ("bool", "bool"), int: ("integral", "int64"),

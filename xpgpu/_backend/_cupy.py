@@ -114,7 +114,29 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C") -> A
 def _setitem(data: Any, key: Any, value: Any) -> None:
     if _negative_zero(value):
         value = cupy.asarray([value], data.dtype).reshape(())
+    if data.size == 0:
+        _empty_axis_scatter(data.shape, key)
     data[key] = value
+
+
+# Note: CuPy's scatter (x[idx] = v, cupy/_core/_routines_indexing.pyx) wraps each integer
+# index by the axis length, without checking it: on an axis of length 0 that is a division
+# by zero, and the kernel writes anywhere (cudaErrorIllegalAddress, which ends the process's
+# CUDA context). Its gather checks this case; NumPy raises an IndexError for both.
+def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
+    """An IndexError for a non-empty integer array index into an axis of length 0."""
+    parts = key if type(key) is tuple else (key,)
+    spans = [p.ndim if type(p) is cupy.ndarray and p.dtype.kind == "b"
+             else 0 if p is None or p is Ellipsis else 1 for p in parts]
+    axis = 0
+    for i, (p, span) in enumerate(zip(parts, spans, strict=True)):
+        if p is Ellipsis:
+            axis = len(shape) - sum(spans[i + 1:])
+            continue
+        if (type(p) is cupy.ndarray and p.dtype.kind in "iu" and p.size
+                and axis < len(shape) and shape[axis] == 0):
+            raise IndexError(f"index is out of bounds for axis {axis} with size 0")
+        axis += span
 
 
 FIXES: dict[str, Any] = {"full": _full, "setitem": _setitem}
