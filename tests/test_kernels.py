@@ -316,6 +316,21 @@ def test_var_std_kernel(func, shape, axis, dtype, monkeypatch):
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
 
 
+@pytest.mark.parametrize(("offset", "first"), [(1e6, None), (1e4, 1e4 + 3e4), (-2.5e5, None)])
+@pytest.mark.parametrize("axis", [None, -1])
+def test_var_kernel_of_offset_data(offset, first, axis):
+    """float32 data far from zero (and a first element far from the rest, the kernel's
+    shift): the one-pass kernel keeps the two-pass accuracy (NumPy in float64 as the
+    oracle; a float32 Welford mean of 1e6 + N(0, 1) data is off by 0.7%)."""
+    host = (np.random.default_rng(7).standard_normal((64, 1 << 14)) + offset).astype("float32")
+    if first is not None:
+        host[:, 0] = first
+    x = xp.asarray(host, device=_devices.lookup("cuda:0"))
+    want = np.var(host.astype(np.float64), axis=axis)
+    np.testing.assert_allclose(to_numpy(xp.var(x, axis=axis)), want, rtol=2e-5)
+    np.testing.assert_allclose(to_numpy(xp.std(x, axis=axis)), np.sqrt(want), rtol=2e-5)
+
+
 RED_CASES = [((1 << 12, 1024), None), ((1 << 12, 1024), -1), ((64, 1027), -1),
              ((3, 5, 4099), (-2, -1)), ((100003,), None), ((2000, 33), -1),
              ((8, 300001), -1), ((8, 8, 64), (1, 2)), ((5000, 5000), -1), ((3, 4097), -1)]

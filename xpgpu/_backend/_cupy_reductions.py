@@ -3,24 +3,27 @@
 and real floating arrays, over trailing axes (the whole array, or ``axis=-1`` of a 2-D
 array...).
 
-``var``: CuPy computes it as its mean and then a generic ``ReductionKernel`` of
+``var``, ``std``: CuPy computes them as its mean and then a generic ``ReductionKernel`` of
 ``(x - mean)**2``, which gives one thread block to each output: the whole-array variance
 of 2**26 float32 elements runs at a few GB/s (one block), a row variance at a fraction of
 the bandwidth. Here, for C-contiguous real floating arrays of at least ``THRESHOLD``
-elements reduced over trailing axes, the sum of squared deviations is one kernel over
-``rows x L`` (``L`` the reduced length): each of ``rows * C`` blocks sums a strided share
-of one row with 16-byte loads (when rows are 16-byte aligned), then CuPy sums the ``C``
-partials of each row.
+elements reduced over trailing axes, one kernel reads each element once: ``rows x L``
+(``L`` the reduced length), each of ``rows * C`` blocks taking a strided share of one row
+with 16-byte loads (when rows are 16-byte aligned), as the sum kernel below does.
 
-Reduction order (the results equal CuPy's within its rounding, not bit for bit): the
-mean is the mean kernel's (below) where a row spans several blocks, else the block's own
-(the row's sum in the order below, divided by its length). Each thread adds
-``(x - mean)**2`` of its elements in order (thread ``t`` of chunk ``c`` takes vectors
-``c * B + t``, ``(C + c) * B + t``, ..., B threads a block; multiply and add contracted
-to an FMA); a block adds its threads' sums as a tree (warp shuffles, then the warps'
-sums); CuPy's sum adds the C block sums of a row. The result is ``alpha * sum`` with
-``alpha = 1 / (L - correction)`` in the array's dtype, as CuPy's ``_var_core``; ``std``
-is its square root.
+Reduction order (the results equal CuPy's two-pass ones within the rounding, not bit for
+bit): every element is taken as its deviation from the row's first element (so that the
+means below stay as precise as the data's spread); each thread keeps the count, mean and
+sum of squared deviations (M2) of its elements; a group of ``GROUP`` 16-byte vectors has
+its mean and M2 computed from its elements (two passes over registers) and is merged into
+the thread's by Chan, Golub and LeVeque's update (delta = mean_b - mean_a; mean += delta *
+n_b / n; M2 += M2_b + delta**2 * n_a * n_b / n), then single vectors, then the elements
+past the last whole vector one by one. A block merges its threads' triples as a
+tree (warp shuffles, then the warps'); with C > 1 the last block of a row to finish (an
+atomic ticket) merges the C partials in index order. The result is ``alpha * M2`` with
+``alpha = 1 / (L - correction)`` in the array's dtype, as CuPy's ``_var_core``; ``std`` is
+its square root, in the same kernel. A non-finite mean (an inf or NaN element) gives NaN,
+as ``x - mean`` does in the two-pass formula.
 """
 
 from __future__ import annotations
@@ -42,66 +45,132 @@ THRESHOLD = 1 << 16
 # any, all: from the same size (exact, but their small calls are not measured).
 TRUTH_THRESHOLD = 1 << 16
 BLOCK = 256
+GROUP = 4  # var, std: vectors a thread reads before one merge
 
-_SOURCE = r"""
+_MOMENTS = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
+struct S { long long n; T mean; T m2; };
 
-// The sum of every thread's acc, in every thread: warp shuffles, then the warps' sums.
-__device__ __forceinline__ T _xpgpu_block_sum(T acc, T *warps) {
+// Chan, Golub and LeVeque's merge of two (count, mean, M2) triples.
+__device__ __forceinline__ S _xpgpu_merge(const S a, const S b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    S r;
+    r.n = a.n + b.n;
+    const T d = b.mean - a.mean, f = T(b.n) / T(r.n);
+    r.mean = a.mean + d * f;
+    r.m2 = a.m2 + b.m2 + d * d * T(a.n) * f;
+    return r;
+}
+
+__device__ __forceinline__ S _xpgpu_shfl(const S a, const int o) {
+    S r;
+    r.n = __shfl_down_sync(0xffffffffu, a.n, o);
+    r.mean = __shfl_down_sync(0xffffffffu, a.mean, o);
+    r.m2 = __shfl_down_sync(0xffffffffu, a.m2, o);
+    return r;
+}
+
+// The block's merge of every thread's triple, in thread 0: warp shuffles, then the warps'.
+__device__ __forceinline__ S _xpgpu_block(S acc, S *warps) {
     #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        acc += __shfl_down_sync(0xffffffffu, acc, o);
-    }
+    for (int o = 16; o > 0; o >>= 1) acc = _xpgpu_merge(acc, _xpgpu_shfl(acc, o));
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    __syncthreads();  // warps[] may still be read from a previous call
     if (lane == 0) warps[warp] = acc;
     __syncthreads();
     if (warp == 0) {
-        acc = lane < (blockDim.x >> 5) ? warps[lane] : T(0);
+        acc = lane < (blockDim.x >> 5) ? warps[lane] : S{0, T(0), T(0)};
         #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
-            acc += __shfl_down_sync(0xffffffffu, acc, o);
-        }
-        if (lane == 0) warps[32] = acc;
+        for (int o = 16; o > 0; o >>= 1) acc = _xpgpu_merge(acc, _xpgpu_shfl(acc, o));
     }
-    __syncthreads();
-    return warps[32];
+    return acc;
 }
 
-// MAP(x) over a strided share of one row: thread t of chunk c takes vectors
-// c * B + t, (C + c) * B + t, ... then the elements past the last whole vector.
-#define XPGPU_ROW_SUM(acc, MAP)                                                    \
-    _Pragma("unroll 4")                                                            \
-    for (long long j = (long long)chunk * blockDim.x + threadIdx.x; j < nv; j += step) { \
-        const _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];  \
-        _Pragma("unroll") for (int k = 0; k < N; ++k) { const T x_ = v.v[k]; acc += MAP; } \
-    }                                                                              \
-    for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;  \
-         e += step) { const T x_ = p[e]; acc += MAP; }
+__device__ __forceinline__ T _xpgpu_finish(const S acc, const T alpha, const int root) {
+    T v = isfinite(acc.mean) ? acc.m2 * alpha : T(CUDART_NAN);
+    return root ? sqrt(v) : v;
+}
 
-// Sums of squared deviations from the row's mean: from ``mean`` (one per row) where
-// given, else (one block per row) the row's own mean, summed first in the same order;
-// the second pass re-reads the row from the cache.
-extern "C" __global__ void NAME(const T *__restrict__ x, const T *__restrict__ mean,
-                                T *__restrict__ out, const long long len, const int chunks) {
-    __shared__ T warps[33];
+extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
+                                S *__restrict__ partial, unsigned int *__restrict__ tickets,
+                                const long long len, const int chunks, const T alpha,
+                                const int root) {
+    __shared__ S warps[32];
+    __shared__ bool last;
     const long long row = blockIdx.x / chunks;
     const int chunk = blockIdx.x % chunks;
     const T *p = x + row * len;
     const long long nv = len / N;
     const long long step = (long long)chunks * blockDim.x;
-    T mu;
-    if (mean != nullptr) {
-        mu = mean[row];
-    } else {
-        T s = 0;
-        XPGPU_ROW_SUM(s, x_)
-        mu = _xpgpu_block_sum(s, warps) / T(len);
+    // Deviations from the row's first element: the means stay small numbers, as precise
+    // as the data's spread (a float32 mean of 1e6 + N(0, 1) data would round to 0.06).
+    const T K = p[0];
+    S acc = {0, T(0), T(0)};
+    long long j = (long long)chunk * blockDim.x + threadIdx.x;
+    // Groups of G vectors (G loads in flight, one merge); then single vectors.
+    for (; j + (G - 1) * step < nv; j += G * step) {
+        const _xpgpu_vec<T, N> *pv = reinterpret_cast<const _xpgpu_vec<T, N> *>(p);
+        _xpgpu_vec<T, N> v[G];
+        #pragma unroll
+        for (int g = 0; g < G; ++g) {
+            v[g] = pv[j + g * step];
+            #pragma unroll
+            for (int k = 0; k < N; ++k) v[g].v[k] -= K;
+        }
+        T s = T(0);
+        #pragma unroll
+        for (int g = 0; g < G; ++g) {
+            #pragma unroll
+            for (int k = 0; k < N; ++k) s += v[g].v[k];
+        }
+        S b = {G * N, s * T(1.0 / (G * N)), T(0)};
+        #pragma unroll
+        for (int g = 0; g < G; ++g) {
+            #pragma unroll
+            for (int k = 0; k < N; ++k) b.m2 += (v[g].v[k] - b.mean) * (v[g].v[k] - b.mean);
+        }
+        acc = _xpgpu_merge(acc, b);
     }
-    T acc = 0;
-    XPGPU_ROW_SUM(acc, (x_ - mu) * (x_ - mu))
-    acc = _xpgpu_block_sum(acc, warps);
-    if (threadIdx.x == 0) out[blockIdx.x] = acc;
+    for (; j < nv; j += step) {
+        _xpgpu_vec<T, N> v = reinterpret_cast<const _xpgpu_vec<T, N> *>(p)[j];
+        #pragma unroll
+        for (int k = 0; k < N; ++k) v.v[k] -= K;
+        T s = T(0);
+        #pragma unroll
+        for (int k = 0; k < N; ++k) s += v.v[k];
+        S b = {N, s * T(1.0 / N), T(0)};
+        #pragma unroll
+        for (int k = 0; k < N; ++k) b.m2 += (v.v[k] - b.mean) * (v.v[k] - b.mean);
+        acc = _xpgpu_merge(acc, b);
+    }
+    for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;
+         e += step) {
+        acc = _xpgpu_merge(acc, S{1, p[e] - K, T(0)});
+    }
+    acc = _xpgpu_block(acc, warps);
+    if (chunks == 1) {
+        if (threadIdx.x == 0) out[row] = _xpgpu_finish(acc, alpha, root);
+        return;
+    }
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = acc;
+        __threadfence();
+        last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    acc = S{0, T(0), T(0)};
+    const volatile S *q = partial + row * chunks;
+    for (int c = threadIdx.x; c < chunks; c += blockDim.x) {
+        acc = _xpgpu_merge(acc, S{q[c].n, q[c].mean, q[c].m2});
+    }
+    __syncthreads();
+    acc = _xpgpu_block(acc, warps);
+    if (threadIdx.x == 0) {
+        out[row] = _xpgpu_finish(acc, alpha, root);
+        tickets[row] = 0u;  // ready for the next launch
+    }
 }
 """
 
@@ -115,9 +184,10 @@ def _kernel(dtype: numpy.dtype, n: int, device: int) -> Any:
     if k is None:
         global compiled_kernels
         t = _scalar.get_typename(dtype)
-        name = f"xpgpu_sq_dev_{dtype.char}{n}"
-        src = (f"typedef {t} T;\n#define N {n}\n"
-               + _SOURCE.replace("NAME", name))
+        name = f"xpgpu_moments_{dtype.char}{n}"
+        src = (f"#include <cupy/math_constants.h>\ntypedef {t} T;\n#define N {n}\n"
+               f"#define G {GROUP}\n"
+               + _MOMENTS.replace("NAME", name))
         k = _kernels[key] = compile_with_cache(src, ("--std=c++17",)).get_function(name)
         compiled_kernels += 1
     return k
@@ -134,59 +204,47 @@ def _trailing(axis: Any, ndim: int) -> int | None:
     return axes[0]
 
 
-def _sum_sq_dev(x: Any, first: int) -> tuple[Any, int, tuple[int, ...]]:
-    """(sums of squared deviations from each row's mean, row length, kept shape)."""
-    kept = x.shape[:first]
-    rows = math.prod(kept)
-    length = x.size // rows
-    x2 = x.reshape(rows, length)
-    n = _width(x, length)
-    chunks = max(1, min(-(-length // (BLOCK * n * 4)), -(-_wave(x.data.device_id) // rows)))
-    # A block per row computes the row's mean itself; rows split over several blocks
-    # take the mean kernel's below (cupy.mean over the one row of a 2-D view runs as one
-    # block).
-    mean = None if chunks == 1 else _reduce("mean", x2, 1, False)
-    partial = cupy.ndarray((rows * chunks,), x.dtype)
-    _kernel(x.dtype, n, x.data.device_id)(
-        (rows * chunks,), (BLOCK,), (x2, mean, partial, numpy.int64(length),
-                                     numpy.int32(chunks)))
-    sums = partial if chunks == 1 else partial.reshape(rows, chunks).sum(axis=1)
-    return sums, length, kept
-
-
-def _fast(x: Any, axis: Any, ddof: Any) -> tuple[Any, int, tuple[int, ...]] | None:
+def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
+    """xpgpu's var (``root``: std) of ``x`` over trailing axes, or None for CuPy's path."""
     if (type(x) is not cupy.ndarray or x.size < THRESHOLD or x.dtype.kind != "f"
             or not x._c_contiguous):
         return None
-    first = _trailing(axis, x.ndim)
-    if first is None:
+    shape = _rows(x, axis)
+    if shape is None:
         return None
-    sums, length, kept = _sum_sq_dev(x, first)
+    kept, rows, length = shape
+    n = _width(x, length)
+    device = x.data.device_id
+    chunks = _chunks(rows, length, BLOCK * n * 4, device)
     # Note: as CuPy's _var_core: alpha = 1 / max(n - ddof, 0), in the array's dtype.
-    alpha = x.dtype.type(1.0 / max(length - ddof, 0))
-    return sums * alpha, x.ndim - first, kept
-
-
-def _shape(out: Any, reduced: int, kept: tuple[int, ...], keepdims: bool) -> Any:
-    return out.reshape(kept + (1,) * reduced if keepdims else kept)
+    alpha = x.dtype.type(math.inf if length <= ddof else 1.0 / (length - ddof))
+    out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
+    tickets, partial = None, None
+    if chunks > 1:
+        tickets = _ticket_buffer(device)
+        partial = cupy.empty(rows * chunks * 3 * 8, numpy.uint8)  # (n, mean, M2) triples
+    _kernel(x.dtype, n, device)((rows * chunks,), (BLOCK,), (
+        x, out, partial, tickets, numpy.int64(length), numpy.int32(chunks), alpha,
+        numpy.int32(root)))
+    return out
 
 
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: bool = False) -> Any:
-    fast = None if dtype is not None or out is not None else _fast(x, axis, ddof)
+    fast = None if dtype is not None or out is not None else _moments(
+        x, axis, ddof, keepdims, False)
     if fast is None:
         return cupy.var(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
-    v, reduced, kept = fast
-    return _shape(v, reduced, kept, keepdims)
+    return fast
 
 
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: bool = False) -> Any:
-    fast = None if dtype is not None or out is not None else _fast(x, axis, ddof)
+    fast = None if dtype is not None or out is not None else _moments(
+        x, axis, ddof, keepdims, True)
     if fast is None:
         return cupy.std(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
-    v, reduced, kept = fast
-    return _shape(cupy.sqrt(v), reduced, kept, keepdims)
+    return fast
 
 
 FIXES: dict[str, Any] = {"var": var, "std": std}
