@@ -91,22 +91,16 @@ __device__ __forceinline__ T _xpgpu_finish(const S acc, const T alpha, const int
     return root ? sqrt(v) : v;
 }
 
-extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
-                                S *__restrict__ partial, unsigned int *__restrict__ tickets,
-                                const long long len, const int chunks, const T alpha,
-                                const int root) {
-    __shared__ S warps[32];
-    __shared__ bool last;
-    const long long row = blockIdx.x / chunks;
-    const int chunk = blockIdx.x % chunks;
-    const T *p = x + row * len;
+// The (count, mean, M2) of a thread's share of one row: elements start, start + step, ...
+// of the row's vectors, then of its elements past the last whole vector.
+__device__ __forceinline__ S _xpgpu_accumulate(const T *p, const long long len,
+                                               const long long start, const long long step) {
     const long long nv = len / N;
-    const long long step = (long long)chunks * blockDim.x;
     // Deviations from the row's first element: the means stay small numbers, as precise
     // as the data's spread (a float32 mean of 1e6 + N(0, 1) data would round to 0.06).
     const T K = p[0];
     S acc = {0, T(0), T(0)};
-    long long j = (long long)chunk * blockDim.x + threadIdx.x;
+    long long j = start;
     // Groups of G vectors (G loads in flight, one merge); then single vectors.
     for (; j + (G - 1) * step < nv; j += G * step) {
         const _xpgpu_vec<T, N> *pv = reinterpret_cast<const _xpgpu_vec<T, N> *>(p);
@@ -143,10 +137,22 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
         for (int k = 0; k < N; ++k) b.m2 += (v.v[k] - b.mean) * (v.v[k] - b.mean);
         acc = _xpgpu_merge(acc, b);
     }
-    for (long long e = nv * N + (long long)chunk * blockDim.x + threadIdx.x; e < len;
-         e += step) {
+    for (long long e = nv * N + start; e < len; e += step) {
         acc = _xpgpu_merge(acc, S{1, p[e] - K, T(0)});
     }
+    return acc;
+}
+
+extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
+                                S *__restrict__ partial, unsigned int *__restrict__ tickets,
+                                const long long len, const int chunks, const T alpha,
+                                const int root) {
+    __shared__ S warps[32];
+    __shared__ bool last;
+    const long long row = blockIdx.x / chunks;
+    const int chunk = blockIdx.x % chunks;
+    S acc = _xpgpu_accumulate(x + row * len, len, (long long)chunk * blockDim.x + threadIdx.x,
+                              (long long)chunks * blockDim.x);
     acc = _xpgpu_block(acc, warps);
     if (chunks == 1) {
         if (threadIdx.x == 0) out[row] = _xpgpu_finish(acc, alpha, root);
@@ -172,6 +178,19 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
         tickets[row] = 0u;  // ready for the next launch
     }
 }
+
+// Short rows: a warp a row (lane l takes vectors l, l + 32, ..., then a shuffle tree).
+extern "C" __global__ void NAME_warp(const T *__restrict__ x, T *__restrict__ out,
+                                     const long long rows, const long long len,
+                                     const T alpha, const int root) {
+    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const int lane = threadIdx.x & 31;
+    if (row >= rows) return;  // the whole warp
+    S acc = _xpgpu_accumulate(x + row * len, len, lane, 32);
+    #pragma unroll
+    for (int o = 16; o > 0; o >>= 1) acc = _xpgpu_merge(acc, _xpgpu_shfl(acc, o));
+    if (lane == 0) out[row] = _xpgpu_finish(acc, alpha, root);
+}
 """
 
 _kernels: dict[Any, Any] = {}
@@ -188,7 +207,8 @@ def _kernel(dtype: numpy.dtype, n: int, device: int) -> Any:
         src = (f"#include <cupy/math_constants.h>\ntypedef {t} T;\n#define N {n}\n"
                f"#define G {GROUP}\n"
                + _MOMENTS.replace("NAME", name))
-        k = _kernels[key] = compile_with_cache(src, ("--std=c++17",)).get_function(name)
+        module = compile_with_cache(src, ("--std=c++17",))
+        k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_warp"))
         compiled_kernels += 1
     return k
 
@@ -215,15 +235,20 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     kept, rows, length = shape
     n = _width(x, length)
     device = x.data.device_id
-    chunks = _chunks(rows, length, BLOCK * n * 4, device)
     # Note: as CuPy's _var_core: alpha = 1 / max(n - ddof, 0), in the array's dtype.
     alpha = x.dtype.type(math.inf if length <= ddof else 1.0 / (length - ddof))
     out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
+    kernels = _kernel(x.dtype, n, device)
+    if length <= WARP_ROWS and rows > 1:
+        kernels[1]((-(-rows // (BLOCK // 32)),), (BLOCK,), (
+            x, out, numpy.int64(rows), numpy.int64(length), alpha, numpy.int32(root)))
+        return out
+    chunks = _chunks(rows, length, BLOCK * n * 4, device)
     tickets, partial = None, None
     if chunks > 1:
         tickets = _ticket_buffer(device)
         partial = cupy.empty(rows * chunks * 3 * 8, numpy.uint8)  # (n, mean, M2) triples
-    _kernel(x.dtype, n, device)((rows * chunks,), (BLOCK,), (
+    kernels[0]((rows * chunks,), (BLOCK,), (
         x, out, partial, tickets, numpy.int64(length), numpy.int32(chunks), alpha,
         numpy.int32(root)))
     return out
