@@ -524,8 +524,8 @@ def _line(backend: Any, a: float, b: float, num: int, endpoint: bool, work: Any)
 def _working_type(start: object, stop: object) -> Any:
     if type(start) in _PY_RANK and type(stop) in _PY_RANK:  # Python numbers: float64
         return _DOUBLE
-    parts = [x if d is None else d.dtype
-             for x in (start, stop) for d in (as_dtype(getattr(x, "dtype", None)),)]
+    parts: list[Any] = [x if d is None else d.dtype
+                        for x in (start, stop) for d in (as_dtype(getattr(x, "dtype", None)),)]
     return numpy.float32 if numpy.result_type(*parts) in _SINGLE else _DOUBLE
 
 

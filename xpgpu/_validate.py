@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import _devices
 from ._backend._memory import DeviceMemoryError  # noqa: F401  (raised by the CUDA backend)
@@ -196,7 +196,7 @@ def cast_scalar(func: str, value: object, dtype: DType, name: str = "fill_value"
         fail(func, f"{name} {value} is out of range for dtype {dtype.name}", OverflowError)
 
 
-def plain_scalar(func: str, value: object, dtype: DType) -> object:
+def plain_scalar(func: str, value: Any, dtype: DType) -> Any:
     """A validated Python scalar, to be combined with an array of ``dtype``, as the plain
     Python type the backends take: NumPy's float64 (a float subclass) as float, which the
     backends then treat as weak (NEP 50), not as a float64 array; with a floating array, an
