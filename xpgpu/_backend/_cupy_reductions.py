@@ -47,8 +47,27 @@ TRUTH_THRESHOLD = 1 << 16
 BLOCK = 256
 GROUP = 4  # var, std: vectors a thread reads before one merge
 
-_MOMENTS = r"""
+# CUDA source that the kernels of this module and _cupy_search share.
+COMMON = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
+
+// Whether this block is the last of its row's ``chunks`` blocks to finish (an atomic
+// ticket), after thread 0 of each block has written its partial; the last block then
+// reads them all, and resets the ticket (tickets[row] = 0) for the next launch.
+__device__ __forceinline__ bool _xpgpu_last_block(unsigned int *tickets, const long long row,
+                                                  const int chunks) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
+    }
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+"""
+
+_MOMENTS = r"""
 struct S { long long n; T mean; T m2; };
 
 // Chan, Golub and LeVeque's merge of two (count, mean, M2) triples.
@@ -148,7 +167,6 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
                                 const long long len, const int chunks, const T alpha,
                                 const int root) {
     __shared__ S warps[32];
-    __shared__ bool last;
     const long long row = blockIdx.x / chunks;
     const int chunk = blockIdx.x % chunks;
     S acc = _xpgpu_accumulate(x + row * len, len, (long long)chunk * blockDim.x + threadIdx.x,
@@ -158,14 +176,8 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
         if (threadIdx.x == 0) out[row] = _xpgpu_finish(acc, alpha, root);
         return;
     }
-    if (threadIdx.x == 0) {
-        partial[blockIdx.x] = acc;
-        __threadfence();
-        last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
+    if (threadIdx.x == 0) partial[blockIdx.x] = acc;
+    if (!_xpgpu_last_block(tickets, row, chunks)) return;
     acc = S{0, T(0), T(0)};
     const volatile S *q = partial + row * chunks;
     for (int c = threadIdx.x; c < chunks; c += blockDim.x) {
@@ -205,8 +217,7 @@ def _kernel(dtype: numpy.dtype, n: int, device: int) -> Any:
         t = _scalar.get_typename(dtype)
         name = f"xpgpu_moments_{dtype.char}{n}"
         src = (f"#include <cupy/math_constants.h>\ntypedef {t} T;\n#define N {n}\n"
-               f"#define G {GROUP}\n"
-               + _MOMENTS.replace("NAME", name))
+               f"#define G {GROUP}\n" + COMMON + _MOMENTS.replace("NAME", name))
         module = compile_with_cache(src, ("--std=c++17",))
         k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_warp"))
         compiled_kernels += 1
@@ -306,7 +317,6 @@ _LOADS = {None: "(x)", "truth": "(x != TIN(0))", "any_words": "(x != 0u)",
 
 _REDUCE = r"""
 #include <cupy/math_constants.h>
-template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 __device__ __forceinline__ T _xpgpu_op(const T a, const T b) { return COMBINE; }
 
 // The block's reduction of every thread's acc, in thread 0: warp shuffles, then the warps'.
@@ -332,7 +342,6 @@ extern "C" __global__ void NAME(const TIN *__restrict__ x, TOUT *__restrict__ ou
                                 T *__restrict__ partial, unsigned int *__restrict__ tickets,
                                 const long long len, const int chunks) {
     __shared__ T warps[32];
-    __shared__ bool last;
     const long long row = blockIdx.x / chunks;
     const int chunk = blockIdx.x % chunks;
     const TIN *p = x + row * len;
@@ -354,14 +363,8 @@ extern "C" __global__ void NAME(const TIN *__restrict__ x, TOUT *__restrict__ ou
         if (threadIdx.x == 0) out[row] = (TOUT)(RESULT);
         return;
     }
-    if (threadIdx.x == 0) {
-        partial[blockIdx.x] = acc;
-        __threadfence();
-        last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
+    if (threadIdx.x == 0) partial[blockIdx.x] = acc;
+    if (!_xpgpu_last_block(tickets, row, chunks)) return;
     acc = IDENTITY;
     const volatile T *q = partial + row * chunks;
     for (int c = threadIdx.x; c < chunks; c += blockDim.x) acc = _xpgpu_op(acc, q[c]);
@@ -430,7 +433,7 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str |
         src = (f"typedef {_scalar.get_typename(dtype)} TIN;\ntypedef {acc} T;\n"
                f"typedef {out} TOUT;\n#define N {n}\n#define LOAD_(x) {_LOADS[load]}\n"
                f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
-               f"#define RESULT ({result})\n" + _REDUCE.replace("NAME", name))
+               f"#define RESULT ({result})\n" + COMMON + _REDUCE.replace("NAME", name))
         module = compile_with_cache(src, ("--std=c++17",))
         k = _reduce_kernels[key] = (module.get_function(name),
                                     module.get_function(f"{name}_warp"))

@@ -31,7 +31,6 @@ THRESHOLD = 1 << 16
 
 _SOURCE = r"""
 #include <cupy/math_constants.h>
-template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 #define NONE 0x7fffffffffffffffLL
 
 // (a, ia) becomes the better of (a, ia) and (b, ib): a NaN, then the extreme, then the
@@ -101,7 +100,6 @@ extern "C" __global__ void NAME(const T *__restrict__ x, long long *__restrict__
                                 const int chunks) {
     __shared__ W wv[32];
     __shared__ long long wi[32];
-    __shared__ bool last;
     const long long row = blockIdx.x / chunks;
     const int chunk = blockIdx.x % chunks;
     const T *p = x + row * len;
@@ -110,15 +108,8 @@ extern "C" __global__ void NAME(const T *__restrict__ x, long long *__restrict__
     XPGPU_SCAN((long long)chunk * blockDim.x + threadIdx.x, (long long)chunks * blockDim.x)
     _xpgpu_block(best, bi, wv, wi);
     if (chunks > 1) {
-        if (threadIdx.x == 0) {
-            pv[blockIdx.x] = best;
-            pi[blockIdx.x] = bi;
-            __threadfence();
-            last = atomicAdd(&tickets[row], 1u) == (unsigned int)(chunks - 1);
-        }
-        __syncthreads();
-        if (!last) return;
-        __threadfence();
+        if (threadIdx.x == 0) { pv[blockIdx.x] = best; pi[blockIdx.x] = bi; }
+        if (!_xpgpu_last_block(tickets, row, chunks)) return;
         best = WORST; bi = NONE;
         const volatile W *qv = pv + row * chunks;
         const volatile long long *qi = pi + row * chunks;
@@ -170,7 +161,7 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
         name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
         src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n"
                f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {_worst(dtype, op)}\n"
-               + _SOURCE.replace("NAME", name))
+               + _r.COMMON + _SOURCE.replace("NAME", name))
         module = _r.compile_with_cache(src, ("--std=c++17",))
         k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_warp"))
         _r.compiled_kernels += 1
