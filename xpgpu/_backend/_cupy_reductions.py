@@ -9,7 +9,8 @@ of 2**26 float32 elements runs at a few GB/s (one block), a row variance at a fr
 the bandwidth. Here, for C-contiguous real floating arrays of at least ``THRESHOLD``
 elements reduced over trailing axes, one kernel reads each element once: ``rows x L``
 (``L`` the reduced length), each of ``rows * C`` blocks taking a strided share of one row
-with 16-byte loads (when rows are 16-byte aligned), as the sum kernel below does.
+with 16-byte loads (when rows are 16-byte aligned), or, for many rows of at most
+``WARP_ROWS`` elements, a warp a row, as the sum kernel below does.
 
 Reduction order (the results equal CuPy's two-pass ones within the rounding, not bit for
 bit): every element is taken as its deviation from the row's first element (so that the
@@ -246,7 +247,9 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     kept, rows, length = shape
     n = _width(x, length)
     device = x.data.device_id
-    # Note: as CuPy's _var_core: alpha = 1 / max(n - ddof, 0), in the array's dtype.
+    # Note: as CuPy's _var_core: alpha = 1 / max(n - ddof, 0), in the array's dtype; inf
+    # where correction >= n (NumPy's division by zero: inf, or NaN for M2 = 0), where
+    # CuPy's Python division raises ZeroDivisionError.
     alpha = x.dtype.type(math.inf if length <= ddof else 1.0 / (length - ddof))
     out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
     kernels = _kernel(x.dtype, n, device)
