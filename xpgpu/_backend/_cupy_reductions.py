@@ -247,10 +247,9 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     kept, rows, length = shape
     n = _width(x, length)
     device = x.data.device_id
-    # Note: as CuPy's _var_core: alpha = 1 / max(n - ddof, 0), in the array's dtype; inf
-    # where correction >= n (NumPy's division by zero: inf, or NaN for M2 = 0), where
-    # CuPy's Python division raises ZeroDivisionError.
-    alpha = x.dtype.type(math.inf if length <= ddof else 1.0 / (length - ddof))
+    # Note: as CuPy's _var_core: alpha = 1 / (n - ddof), in the array's dtype, NaN where
+    # n <= ddof (xpgpu's var and std return NaN there before they reach the backend).
+    alpha = x.dtype.type(1.0 / (length - ddof) if length > ddof else math.nan)
     out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
     kernels = _kernel(x.dtype, n, device)
     if length <= WARP_ROWS and rows > 1:
