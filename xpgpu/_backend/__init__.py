@@ -11,8 +11,6 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from . import _numpy
-
 # The standard's names whose NumPy/CuPy spelling differs.
 RENAMES = {
     "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
@@ -26,6 +24,27 @@ UFUNC_NAMES = {
     **{own: std for std, own in RENAMES.items() if std not in ("concat", "permute_dims")},
     "absolute": "abs", "conjugate": "conj",
 }
+
+
+# The module functions that only call the ndarray method of the same name (a Python layer
+# of about 0.3 µs in NumPy and CuPy): the backends call the method directly on an ndarray.
+METHODS = ("sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "clip",
+           "reshape", "transpose")
+
+
+def method(function: Any, ndarray: type, name: str | None = None) -> Any:
+    """``function`` (a module function that calls the ndarray method ``name``, by default
+    its own name) calling the method directly on an ``ndarray``, and itself on anything
+    else."""
+    bound = getattr(ndarray, name or function.__name__)
+
+    def call(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(a) is ndarray:
+            return bound(a, *args, **kwargs)
+        return function(a, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name or function.__name__
+    return call
 
 
 class Backend:
@@ -80,9 +99,15 @@ def get(kind: str) -> Backend:
     """The backend of a device kind, ``"cpu"`` or ``"cuda"``; CuPy is imported on demand."""
     backend = _backends.get(kind)
     if backend is None:
-        adapter = _numpy if kind == "cpu" else _import_cupy()
+        adapter = _import_numpy() if kind == "cpu" else _import_cupy()
         backend = _backends[kind] = Backend(adapter.NAME, adapter)
     return backend
+
+
+def _import_numpy() -> ModuleType:
+    from . import _numpy  # here: it reads this module's names
+
+    return _numpy
 
 
 def _import_cupy() -> ModuleType:

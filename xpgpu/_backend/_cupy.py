@@ -8,6 +8,7 @@ from typing import Any
 import cupy
 
 from . import (
+    METHODS,
     RENAMES,
     _cupy_kernels,
     _cupy_linalg,
@@ -17,6 +18,7 @@ from . import (
     _cupy_search,
     _cupy_special,
     _memory,
+    method,
 )
 from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
     dlpack_stream,
@@ -140,6 +142,10 @@ def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
 
 
 FIXES: dict[str, Any] = {"full": _full, "setitem": _setitem}
+# CuPy's module functions that call the ndarray method (the reductions' below are the
+# fallbacks of xpgpu's kernels).
+FIXES.update({name: method(getattr(cupy, name), cupy.ndarray, name) for name in METHODS})
+FIXES["permute_dims"] = FIXES["transpose"]
 FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft
 FIXES["logspace"] = _cupy_logspace.logspace  # CuPy's pow is off for integer dtypes
@@ -159,7 +165,7 @@ def _astype(x: Any, dtype: Any) -> Any:
 _CURRENT = {name: f for name, f in vars(cupy).items() if isinstance(f, cupy.ufunc)}
 _CURRENT.update({std: getattr(cupy, own) for std, own in RENAMES.items()})
 _CURRENT.update(FIXES)
-_CURRENT.update(where=cupy.where, clip=cupy.clip, astype=_astype)
+_CURRENT.update(where=cupy.where, clip=FIXES["clip"], astype=_astype)
 FIXES.update(_cupy_kernels.fixes(_CURRENT))
 
 

@@ -257,7 +257,7 @@ def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable
     if ufunc.nin == 1:
         def unary(x: Any, /, **kw: Any) -> Any:
             if kw or type(x) is not _ndarray or x.size < THRESHOLD or not _aligned(x):
-                return fallback(x, **kw)
+                return fallback(x, **kw) if kw else fallback(x)
             d = x.dtype
             key = (d, x.data.device_id)  # a kernel is loaded on one device
             k = cache.get(key, _MISSING)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy
 import numpy.fft  # NumPy 2 imports it on first use; the Backend binds it at once
 
-from . import _numpy_logspace, _numpy_special
+from . import METHODS, _numpy_logspace, _numpy_special, method
 from ._numpy_interchange import dlpack_stream, export_dlpack, import_dlpack  # noqa: F401
 from ._numpy_sorting import FIXES as _SORTING_FIXES
 
@@ -66,22 +66,8 @@ def asarray_host(obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
 # ...) are Python wrappers that cost about 1 µs a call before they reach the ndarray
 # method of the same name, which runs the same code (the same ufunc reduction): the
 # backend calls the method directly on an ndarray, and the function on anything else.
-def _method(function: Any) -> Any:
-    method = getattr(numpy.ndarray, function.__name__)
-    ndarray = numpy.ndarray
-
-    def call(a: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(a) is ndarray:
-            return method(a, *args, **kwargs)
-        return function(a, *args, **kwargs)
-
-    call.__name__ = call.__qualname__ = function.__name__
-    return call
-
-
-_METHODS = {name: _method(getattr(numpy, name)) for name in (
-    "sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "clip",
-    "reshape", "transpose", "cumsum", "cumprod")}
+_METHODS = {name: method(getattr(numpy, name), numpy.ndarray, name)
+            for name in (*METHODS, "cumsum", "cumprod")}
 
 # Fixes of NumPy's results where they differ from the standard, by the standard's name.
 FIXES: dict[str, Any] = {"setitem": operator.setitem}  # x[key] = value
