@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import cupy
+import numpy
+from cupy._core import _scalar
+from cupy._core.core import compile_with_cache
 
 _ndarray = cupy.ndarray
 
@@ -18,21 +21,105 @@ _ndarray = cupy.ndarray
 # Note: CuPy always sorts stably (thrust, CUB) and documents no kind but None; xpgpu
 # passes kind="stable" for NumPy, so it is dropped here. CuPy's radix sort (CUB, for 1-D
 # arrays) orders the float bits: -0.0 sorts before +0.0 although they are equal, and a NaN
-# with its sign bit set sorts first, before -inf. Real floating arrays are therefore
-# sorted, whatever the kind, on keys in which -0.0 is +0.0 and every NaN the positive one
-# (NaNs last, equal zeros and NaNs in their order), and the input gathered in that order.
+# with its sign bit set sorts first, before -inf. So rows of at most ROW_LIMIT elements are
+# sorted by xpgpu's own kernel (below), on the standard's order; longer rows of real
+# floats on keys in which -0.0 is +0.0 and every NaN the positive one (NaNs last, equal
+# zeros and NaNs in their order), the input gathered in that order.
 # https://docs.cupy.dev/en/stable/reference/generated/cupy.sort.html
-def _key(a: Any) -> Any:
-    return cupy.where(cupy.isnan(a), a.dtype.type("nan"), a + a.dtype.type(0))
+# Note: CUDART_NAN has its sign bit set; fabs makes it the positive NaN.
+_key = cupy.ElementwiseKernel("T x", "T k", "k = isnan(x) ? (T)fabs(CUDART_NAN) : x + (T)0",
+                              "xpgpu_sort_key", preamble="#include <cupy/math_constants.h>")
+
+# Rows of at most this many elements: one thread block a row, a bitonic network over
+# (value, index) pairs in shared memory; one launch (CuPy's sort runs several).
+ROW_LIMIT = 2048
+
+_ROWS_SOURCE = r"""
+#include <cupy/math_constants.h>
+// a before b in the standard's ascending order: NaNs last and equal to each other,
+// -0.0 == +0.0; equal values by their index (stable).
+__device__ __forceinline__ bool _xpgpu_lt(const T a, const T b) {
+    return a < b || (b != b && a == a);
+}
+extern "C" __global__ void NAME(const T *__restrict__ x, OUT *__restrict__ out,
+                                const int n, const int p) {
+    extern __shared__ __align__(8) unsigned char smem[];
+    int *idx = reinterpret_cast<int *>(smem);
+    T *key = reinterpret_cast<T *>(idx + p);  // 4p bytes in: 8-byte aligned (p >= 2)
+    const long long base = (long long)blockIdx.x * n;
+    for (int r = threadIdx.x; r < p; r += blockDim.x) {
+        key[r] = r < n ? x[base + r] : (T)0;
+        idx[r] = r;  // r >= n: padding, after every element
+    }
+    __syncthreads();
+    for (int k = 2; k <= p; k <<= 1) {
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int t = threadIdx.x; t < (p >> 1); t += blockDim.x) {
+                const int i = 2 * t - (t & (j - 1)), l = i + j;
+                const T ki = key[i], kl = key[l];
+                const int ii = idx[i], il = idx[l];
+                // l before i in the total order (value, index), padding last
+                const bool l_first = il >= n ? false : ii >= n ? true
+                    : _xpgpu_lt(kl, ki) || (!_xpgpu_lt(ki, kl) && il < ii);
+                if (l_first == ((i & k) == 0)) {
+                    key[i] = kl; key[l] = ki; idx[i] = il; idx[l] = ii;
+                }
+            }
+            __syncthreads();
+        }
+    }
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        out[base + r] = RESULT;
+    }
+}
+"""
+_row_kernels: dict[Any, Any] = {}
+
+
+def _row_kernel(dtype: numpy.dtype, indices: bool, device: int) -> Any:
+    key = (dtype, indices, device)
+    k = _row_kernels.get(key)
+    if k is None:
+        name = f"xpgpu_sort_rows_{dtype.kind}{dtype.itemsize}_{'i' if indices else 'v'}"
+        src = (f"typedef {_scalar.get_typename(dtype)} T;\n"
+               f"typedef {'long long' if indices else 'T'} OUT;\n"
+               f"#define RESULT {'idx[r]' if indices else 'key[r]'}\n"
+               + _ROWS_SOURCE.replace("NAME", name))
+        k = _row_kernels[key] = compile_with_cache(src, ("--std=c++17",)).get_function(name)
+    return k
+
+
+def _sort_rows(a: Any, axis: int, indices: bool) -> Any:
+    """The stable sort (``indices``: argsort) of ``a`` along ``axis`` by xpgpu's kernel,
+    or None where a row is longer than ROW_LIMIT or the dtype is not real numeric."""
+    n = a.shape[axis] if a.ndim else 0
+    if not 0 < n <= ROW_LIMIT or a.dtype.kind not in "iuf" or a.size // n >= 1 << 31:
+        return None
+    last = axis in (-1, a.ndim - 1)
+    x = a if last and a._c_contiguous else cupy.ascontiguousarray(cupy.moveaxis(a, axis, -1))
+    p = 1 << max(1, (n - 1).bit_length())  # a power of two, at least 2
+    out = cupy.ndarray(x.shape, numpy.int64 if indices else x.dtype)
+    rows = x.size // n
+    if rows:
+        _row_kernel(x.dtype, indices, x.data.device_id)(
+            (rows,), (min(p >> 1, 1024),), (x, out, numpy.int32(n), numpy.int32(p)),
+            shared_mem=p * (x.dtype.itemsize + 4))
+    return out if last else cupy.moveaxis(out, -1, axis)
 
 
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
+    out = _sort_rows(a, axis, False)
+    if out is not None:
+        return out
     if a.dtype.kind != "f":
         return cupy.sort(a, axis=axis)
     return cupy.take_along_axis(a, cupy.argsort(_key(a), axis=axis), axis=axis)
 
 
 def argsort(a: Any, axis: int = -1, kind: Any = None) -> Any:
+    out = _sort_rows(a, axis, True)
+    if out is not None:
+        return out
     if a.dtype.kind != "f":
         return cupy.argsort(a, axis=axis)
     return cupy.argsort(_key(a), axis=axis)
