@@ -12,9 +12,10 @@ ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
 
 xpgpu's element-wise kernels are its own for contiguous operands of at least 2**16
 elements (``astype``: any size; xpgpu/_backend/_cupy_kernels.py), and so are its
-reductions over trailing axes of as many (sum, prod, max, min, mean, var, std of real
-floating arrays; any and all: xpgpu/_backend/_cupy_reductions.py), argmax and argmin
-(_cupy_search.py) and cumulative_sum along the last axis (_cupy_scan.py);
+reductions over trailing axes (sum, prod, max, min, mean, var, std of real floating
+arrays; any and all: xpgpu/_backend/_cupy_reductions.py), argmax and argmin
+(_cupy_search.py) and cumulative_sum along the last axis (_cupy_scan.py), of any size
+except several rows of floats below 2**16 elements;
 ``--cupy-path`` turns them all off, so xpgpu runs CuPy's kernels as before. The column
 "on cupy" is xpgpu with them off, in the same run.
 """
@@ -229,8 +230,8 @@ def main() -> None:
 
     # The size thresholds from which xpgpu takes its own kernels: 2**62 turns one off.
     switches = [(_cupy_kernels, "THRESHOLD"), (_cupy_kernels, "ASTYPE_THRESHOLD"),
-                (_cupy_reductions, "THRESHOLD"), (_cupy_reductions, "TRUTH_THRESHOLD"),
-                (_cupy_search, "THRESHOLD"), (_cupy_scan, "THRESHOLD")]
+                (_cupy_reductions, "MIN_SIZE"), (_cupy_search, "MIN_SIZE"),
+                (_cupy_scan, "MIN_SIZE")]
     own = [getattr(m, name) for m, name in switches]
     if args.cupy_path:
         for m, name in switches:

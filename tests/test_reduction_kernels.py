@@ -40,9 +40,8 @@ FEW = [(1, 5), (7, 257), (5000, 3), (64, 4096), (1, 65539), (2, 300001)]
 @pytest.fixture
 def forced(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every call of the tests takes xpgpu's kernels, whatever its size."""
-    for m in (S, C):
+    for m in (R, C):
         monkeypatch.setattr(m, "THRESHOLD", 1)
-    monkeypatch.setattr(R, "TRUTH_THRESHOLD", 1)
 
 
 def _device(host: np.ndarray) -> xp.Array:
@@ -264,20 +263,33 @@ def test_cumulative_sum_views(forced: None) -> None:
 
 
 def test_dispatch() -> None:
-    """Default thresholds: small arrays and non-C-contiguous views keep CuPy's path (the
-    adapters answer None), large contiguous ones take xpgpu's kernels."""
+    """Default thresholds: exact reductions (any, all, argmax, argmin; integer scans) and
+    whole arrays take xpgpu's kernels at every size; several small rows of floats keep
+    CuPy's path for rounding reductions (the adapters answer None), as do empty arrays and
+    non-C-contiguous views."""
     import cupy
 
     small = cupy.ones((4, 1000), cupy.float32)
     large = cupy.ones((64, 2048), cupy.float32)
-    assert S.THRESHOLD == C.THRESHOLD == R.TRUTH_THRESHOLD == 1 << 16
+    assert C.THRESHOLD == R.THRESHOLD == 1 << 16 and R.EXACT == {"max", "min", "any", "all"}
     for f in (lambda a, ax: S._arg("argmax", a, ax, False),
               lambda a, ax: R._reduce("any", a, ax, False),
+              lambda a, ax: R._reduce("max", a, ax, False),
+              lambda a, ax: R._reduce("sum", a, ax, False),
+              lambda a, ax: R._moments(a, ax, 0, False, False),
               lambda a, ax: C._scan(a, -1 if ax is None else ax, None)):
-        assert f(small, -1) is None
+        assert f(small[0], -1) is not None  # one row
         assert f(large, -1) is not None
         assert f(large[:, ::2], -1) is None
         assert f(large.T, -1) is None
+        assert f(cupy.ones((0, 3), cupy.float32), -1) is None
+    for f in (lambda a: S._arg("argmax", a, -1, False), lambda a: R._reduce("any", a, -1, False),
+              lambda a: R._reduce("max", a, -1, False),
+              lambda a: C._scan(a.astype(cupy.int32), -1, None)):
+        assert f(small) is not None  # exact: every size
+    for f in (lambda a: R._reduce("sum", a, -1, False), lambda a: R._reduce("mean", a, -1, False),
+              lambda a: R._moments(a, -1, 0, False, True), lambda a: C._scan(a, -1, None)):
+        assert f(small) is None  # rows that round, below THRESHOLD
     assert C._scan(large, 0, None) is None  # not the last axis
     assert C._scan(large, -1, cupy.float16) is None  # a narrower accumulation
     assert C._scan(large.astype(cupy.int32), -1, cupy.int16) is None

@@ -166,7 +166,12 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         shape = a.shape
         if shape and shape == b.shape:
             backend = x1._device.backend
-            r = backend.matmul(a[..., None, :], b[..., :, None]).reshape(shape[:-1])
+            if len(shape) == 1:  # one reduction kernel (CuPy) or BLAS call (NumPy)
+                r = backend.dot(a, b)
+                if type(r) is not backend.ndarray:
+                    r = backend.asarray(r)  # NumPy's scalar
+            else:
+                r = backend.matmul(a[..., None, :], b[..., :, None]).reshape(shape[:-1])
             if r.dtype is x1._dtype.dtype:
                 return wrap(r, x1._dtype, x1._device)
     dtype, device = promote_arrays(func, _NUMERIC, x1, x2)

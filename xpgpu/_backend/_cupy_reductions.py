@@ -6,11 +6,11 @@ array...).
 ``var``, ``std``: CuPy computes them as its mean and then a generic ``ReductionKernel`` of
 ``(x - mean)**2``, which gives one thread block to each output: the whole-array variance
 of 2**26 float32 elements runs at a few GB/s (one block), a row variance at a fraction of
-the bandwidth. Here, for C-contiguous real floating arrays of at least ``THRESHOLD``
-elements reduced over trailing axes, one kernel reads each element once: ``rows x L``
-(``L`` the reduced length), each of ``rows * C`` blocks taking a strided share of one row
-with 16-byte loads (when rows are 16-byte aligned), or, for many rows of at most
-``WARP_ROWS`` elements, a warp a row, as the sum kernel below does.
+the bandwidth. Here, for non-empty C-contiguous real floating arrays reduced over
+trailing axes (several rows: from ``THRESHOLD`` elements), one kernel reads each element
+once: ``rows x L`` (``L`` the reduced length), each of ``rows * C`` blocks taking a
+strided share of one row with 16-byte loads (when rows are 16-byte aligned), or, for many
+rows of at most ``WARP_ROWS`` elements, a warp a row, as the sum kernel below does.
 
 Reduction order (the results equal CuPy's two-pass ones within the rounding, not bit for
 bit): every element is taken as its deviation from the row's first element (so that the
@@ -37,14 +37,20 @@ import numpy
 from cupy._core import _scalar
 from cupy._core.core import compile_with_cache
 
-# Note: smaller arrays keep CuPy's reductions. One launch would also be the cheaper small
-# call (an H200, 1000 float32: mean 15.7 µs vs CuPy's 32.9, max 17.0 vs 17.6), but the
-# rows' other summation order changes results by an ulp, which ill-conditioned formulas
-# amplify: scikit-learn's euclidean_distances of 5 features (row norms, then a square root
-# of a difference) left rtol=1e-6 of its NumPy result (tests/test_sklearn.py).
+from . import method
+
+# Note: below THRESHOLD elements, reductions of several rows that round (sum, prod, mean,
+# var, std) keep CuPy's kernels: one launch would also be the cheaper call, but the rows'
+# other summation order changes results by an ulp, which ill-conditioned formulas amplify:
+# scikit-learn's euclidean_distances of 5 features (row norms, then a square root of a
+# difference) left rtol=1e-6 of its NumPy result (tests/test_sklearn.py). A whole array
+# (one row), and every exact reduction (EXACT: no rounding), takes xpgpu's kernel at every
+# size: on an H100, 1000 float32 through xpgpu took 0.97 (sum), 0.45 (mean), 1.00 (max),
+# 0.24 (var) and 0.59 (any) of CuPy's time, against 1.07 to 1.16 on CuPy's path
+# (benchmarks/thresholds.py).
 THRESHOLD = 1 << 16
-# any, all: from the same size (exact, but their small calls are not measured).
-TRUTH_THRESHOLD = 1 << 16
+EXACT = frozenset({"max", "min", "any", "all"})
+MIN_SIZE = 1  # the smallest array of any reduction here (2**62: CuPy's path throughout)
 BLOCK = 256
 GROUP = 4  # var, std: vectors a thread reads before one merge
 
@@ -238,10 +244,9 @@ def _trailing(axis: Any, ndim: int) -> int | None:
 
 def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     """xpgpu's var (``root``: std) of ``x`` over trailing axes, or None for CuPy's path."""
-    if (type(x) is not cupy.ndarray or x.size < THRESHOLD or x.dtype.kind != "f"
-            or not x._c_contiguous):
+    if type(x) is not cupy.ndarray or x.dtype.kind != "f" or not x._c_contiguous:
         return None
-    shape = _rows(x, axis)
+    shape = _rows(x, axis, False)
     if shape is None:
         return None
     kept, rows, length = shape
@@ -267,12 +272,15 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     return out
 
 
+_var, _std = method(cupy.var, cupy.ndarray), method(cupy.std, cupy.ndarray)
+
+
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: bool = False) -> Any:
     fast = None if dtype is not None or out is not None else _moments(
         x, axis, ddof, keepdims, False)
     if fast is None:
-        return cupy.var(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+        return _var(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
     return fast
 
 
@@ -281,7 +289,7 @@ def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
     fast = None if dtype is not None or out is not None else _moments(
         x, axis, ddof, keepdims, True)
     if fast is None:
-        return cupy.std(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+        return _std(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
     return fast
 
 
@@ -443,14 +451,18 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str |
     return k
 
 
-def _rows(x: Any, axis: Any) -> tuple[tuple[int, ...], int, int] | None:
-    """(kept shape, rows, row length) of a reduction of x over trailing axes, else None."""
-    first = _trailing(axis, x.ndim)
+def _rows(x: Any, axis: Any, exact: bool) -> tuple[tuple[int, ...], int, int] | None:
+    """(kept shape, rows, row length) of a reduction of x over trailing axes that xpgpu's
+    kernels take (``exact``: one without rounding), else None."""
+    size = x.size
+    first = _trailing(axis, x.ndim) if size >= MIN_SIZE else None
     if first is None:
         return None
     kept = x.shape[:first]
     rows = math.prod(kept)
-    return kept, rows, x.size // rows
+    if rows > 1 and size < THRESHOLD and not exact:
+        return None
+    return kept, rows, size // rows
 
 
 def _width(x: Any, length: int) -> int:
@@ -483,10 +495,9 @@ _KINDS.update(any="biuf", all="biuf")
 
 def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     """xpgpu's reduction ``op`` of ``x`` over trailing axes, or None for CuPy's path."""
-    if (type(x) is not cupy.ndarray or x.dtype.kind not in _KINDS[op] or not x._c_contiguous
-            or x.size < (TRUTH_THRESHOLD if op in _TRUTH else THRESHOLD)):
+    if type(x) is not cupy.ndarray or x.dtype.kind not in _KINDS[op] or not x._c_contiguous:
         return None
-    shape = _rows(x, axis)
+    shape = _rows(x, axis, op in EXACT)
     if shape is None:
         return None
     kept, rows, length = shape
@@ -523,13 +534,27 @@ def _reduction(op: str, cupy_func: Any) -> Any:
             if r is not None:
                 return r
         if dtype is None:
-            return cupy_func(x, axis=axis, out=out, keepdims=keepdims)
-        return cupy_func(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+            return cupy_func(x, axis, out=out, keepdims=keepdims)
+        return cupy_func(x, axis, dtype=dtype, out=out, keepdims=keepdims)
 
     reduce.__name__ = op
     return reduce
 
 
-FIXES.update({op: _reduction(op, getattr(cupy, op)) for op in _OPS})
+FIXES.update({op: _reduction(op, method(getattr(cupy, op), cupy.ndarray, op)) for op in _OPS})
 # Note: CuPy's any/all reduce through its generic kernels (one block per output row);
 # these give the same booleans exactly (a reduction of truths has no rounding).
+
+
+# Note: CuPy's dot of two vectors (tensordot_core's m == n == 1 case) is a generic
+# ReductionKernel of a * b, whose call cost 54 µs on an H100 for 1000 float32 (xpgpu's
+# vecdot, CuPy's (a * b).sum() 29 µs); the product and xpgpu's sum of a whole array are
+# two launches, the same products summed in another order.
+def dot(a: Any, b: Any) -> Any:
+    if (type(a) is cupy.ndarray and type(b) is cupy.ndarray and a.ndim == 1 == b.ndim
+            and a.dtype == b.dtype and a.dtype.kind in "iuf"):
+        return FIXES["sum"](cupy.multiply(a, b), dtype=a.dtype)
+    return cupy.dot(a, b)
+
+
+FIXES["dot"] = dot

@@ -1,8 +1,8 @@
-"""xpgpu's own ``cumsum`` kernel on CUDA (``cumulative_sum``): integer and real floating
-C-contiguous arrays of at least ``THRESHOLD`` elements along their last axis (a 1-D
-array, or ``axis=-1`` of a 2-D one...), accumulated in the requested dtype when it is an
-integer of at least 4 bytes (from an integer input) or a float at least as wide as the
-floating input.
+"""xpgpu's own ``cumsum`` kernel on CUDA (``cumulative_sum``): non-empty integer and real
+floating C-contiguous arrays along their last axis (a 1-D array, or ``axis=-1`` of a 2-D
+one...; floats of several rows from ``THRESHOLD`` elements, as the reductions),
+accumulated in the requested dtype when it is an integer of at least 4 bytes (from an
+integer input) or a float at least as wide as the floating input.
 
 CuPy scans with its generic kernels; here a row is cut into tiles of ``B * IPT``
 elements (``B`` threads, each with ``IPT`` consecutive elements read and written with
@@ -34,6 +34,7 @@ from cupy._core import _scalar
 from . import _cupy_reductions as _r
 
 THRESHOLD = 1 << 16
+MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 BLOCK = 256
 
 _SOURCE = r"""
@@ -205,7 +206,7 @@ def _accumulates(kind: str, acc: numpy.dtype, dtype: numpy.dtype) -> bool:
 
 def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     """xpgpu's cumulative sum of x along its last axis, or None for CuPy's path."""
-    if (type(x) is not cupy.ndarray or x.size < THRESHOLD or axis is None
+    if (type(x) is not cupy.ndarray or x.size < MIN_SIZE or axis is None
             or axis % x.ndim != x.ndim - 1 or not x._c_contiguous):
         return None
     acc = x.dtype if dtype is None else numpy.dtype(dtype)
@@ -213,6 +214,8 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
         return None
     length = x.shape[-1]
     rows = x.size // length
+    if rows > 1 and x.size < THRESHOLD and acc.kind == "f":
+        return None  # as the reductions' rows (_cupy_reductions.THRESHOLD)
     ipt = _ipt(x.dtype)
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id

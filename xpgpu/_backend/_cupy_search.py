@@ -1,6 +1,6 @@
-"""xpgpu's own ``argmax`` and ``argmin`` kernels on CUDA: integer and real floating
-C-contiguous arrays of at least ``THRESHOLD`` elements, over the whole array or the last
-axis (``axis=None``, ``axis=-1``).
+"""xpgpu's own ``argmax`` and ``argmin`` kernels on CUDA: non-empty integer and real
+floating C-contiguous arrays of every size (exact: one launch is also the cheaper small
+call), over the whole array or the last axis (``axis=None``, ``axis=-1``).
 
 CuPy's argmax/argmin go through its generic reduction kernels (one block per output row,
 scalar loads). Here, as the reductions of ``_cupy_reductions``: ``rows * C`` blocks, each
@@ -26,8 +26,9 @@ import numpy
 from cupy._core import _scalar
 
 from . import _cupy_reductions as _r
+from . import method
 
-THRESHOLD = 1 << 16
+MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 
 _SOURCE = r"""
 #include <cupy/math_constants.h>
@@ -170,7 +171,7 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
 
 def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     """xpgpu's ``op`` of x over the whole array or its last axis, or None for CuPy's."""
-    if (type(x) is not cupy.ndarray or x.size < THRESHOLD or x.dtype.kind not in "iuf"
+    if (type(x) is not cupy.ndarray or x.size < MIN_SIZE or x.dtype.kind not in "iuf"
             or not x._c_contiguous):
         return None
     if axis is None:
@@ -204,7 +205,7 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
 
 
 def _search(op: str) -> Any:
-    cupy_func = getattr(cupy, op)
+    cupy_func = method(getattr(cupy, op), cupy.ndarray, op)
 
     def search(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
         r = _arg(op, x, axis, keepdims)
