@@ -105,11 +105,18 @@ def _negative_zero(value: Any) -> bool:
     return math.copysign(1.0, z.real) < 0 or math.copysign(1.0, z.imag) < 0
 
 
-def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C") -> Any:
+def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
+    out = cupy.ndarray(shape, dtype, order=order)  # cupy.full without its Python layer
     if not _negative_zero(fill_value):
-        return cupy.full(shape, fill_value, dtype, order)
-    out = cupy.empty(shape, dtype, order)
-    out[...] = cupy.asarray([fill_value], dtype).reshape(())  # 1-d: a copy, not a fill
+        out.fill(fill_value)
+    else:
+        out[...] = cupy.asarray([fill_value], dtype).reshape(())  # 1-d: a copy, not a fill
+    return out
+
+
+def _ones(shape: Any, dtype: Any, order: str = "C") -> Any:
+    out = cupy.ndarray(shape, dtype, order=order)  # cupy.ones without its Python layer
+    out.fill(1)
     return out
 
 
@@ -141,7 +148,7 @@ def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
         axis += span
 
 
-FIXES: dict[str, Any] = {"full": _full, "setitem": _setitem}
+FIXES: dict[str, Any] = {"full": _full, "ones": _ones, "setitem": _setitem}
 # CuPy's module functions that call the ndarray method (the reductions' below are the
 # fallbacks of xpgpu's kernels).
 FIXES.update({name: method(getattr(cupy, name), cupy.ndarray, name) for name in METHODS})

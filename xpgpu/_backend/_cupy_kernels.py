@@ -322,7 +322,7 @@ def clip(fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
     cache: dict[Any, Any] = {}
 
     def call(x: Any, lo: Any = None, hi: Any = None, **kw: Any) -> Any:
-        if not kw and type(x) is _ndarray and x.dtype.kind in "iuf" and (
+        if not kw and type(x) is _ndarray and x.size >= THRESHOLD and x.dtype.kind in "iuf" and (
                 lo is not None or hi is not None):
             lo_, hi_ = _clip_bounds(x.dtype, lo, hi)
             out = _generic(ufunc, "clip", cache, (x, lo_, hi_))
@@ -331,6 +331,18 @@ def clip(fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
         return fallback(x, lo, hi, **kw)
 
     return call
+
+
+# Note: CuPy's where (cupy/_sorting/search.py) converts the condition with astype("?"),
+# a copy even of a boolean array (one launch more), then calls its where ufunc: a
+# boolean condition goes to the ufunc directly, the same kernel on the same operands.
+def _boolean_where(fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
+    def where(condition: Any, x1: Any, x2: Any) -> Any:
+        if type(condition) is _ndarray and condition.dtype.kind == "b":
+            return ufunc(condition, x1, x2)
+        return fallback(condition, x1, x2)
+
+    return where
 
 
 _COPY_BODY = "out0 = in0"
@@ -369,7 +381,8 @@ def fixes(current: dict[str, Any]) -> dict[str, Any]:
     # (cupy/_sorting/search.py, cupy/_core/_routines_math.pyx).
     where_ufunc = getattr(importlib.import_module("cupy._sorting.search"), "_where_ufunc", None)
     if isinstance(where_ufunc, cupy.ufunc):
-        out["where"] = function("where", current["where"], where_ufunc)
+        out["where"] = function("where", _boolean_where(current["where"], where_ufunc),
+                                where_ufunc)
     clip_ufunc = getattr(cupy._core._routines_math, "clip", None)
     if isinstance(clip_ufunc, cupy.ufunc):
         out["clip"] = clip(current["clip"], clip_ufunc)
