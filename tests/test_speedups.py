@@ -171,3 +171,35 @@ def test_pure_python_mode() -> None:
             "assert xp.all(xp.add(x, 3) == xp.asarray([4, 5], dtype=xp.int8))\n")
     env = {**os.environ, "XPGPU_PURE_PYTHON": "1"}
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+@built
+def test_by_size_dispatch() -> None:
+    """The CUDA backend's dispatch (BySize): the small function for a first argument with
+    fewer than namespace["THRESHOLD"] elements (an exact int) and no keywords, the large
+    one otherwise, which also lends every other attribute."""
+    from xpgpu import _speedups
+
+    def small(*args: Any, **kwargs: Any) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+        return "small", args, kwargs
+
+    def large(*args: Any, **kwargs: Any) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+        return "large", args, kwargs
+
+    large.ufunc = "the ufunc"  # type: ignore[attr-defined]
+    ns = {"THRESHOLD": 10}
+    f = _speedups.by_size(small, large, ns)
+    a, b = SimpleNamespace(size=9), SimpleNamespace(size=10)
+    assert f(a, 1) == ("small", (a, 1), {})
+    assert f(b, 1) == ("large", (b, 1), {})
+    assert f(a, out=2) == ("large", (a,), {"out": 2})
+    assert f(3)[0] == f()[0] == f(SimpleNamespace(size=np.int64(1)))[0] == "large"
+    assert f(SimpleNamespace(size=-1))[0] == "small"
+    ns["THRESHOLD"] = 5  # read on every call
+    assert f(a)[0] == "large"
+    del ns["THRESHOLD"]
+    assert f(a)[0] == "large"
+    assert f.ufunc == "the ufunc" and f.__name__ == "large" and repr(f) == repr(large)
+    assert f(*[a]) == f(a) and f.__call__(a, 1)[0] == "large"  # tp_call: the large one
+    with pytest.raises(TypeError):
+        _speedups.by_size(small, large, [])

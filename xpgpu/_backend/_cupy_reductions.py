@@ -236,6 +236,8 @@ def _trailing(axis: Any, ndim: int) -> int | None:
     else None."""
     if axis is None:
         return 0
+    if type(axis) is int:
+        return axis % ndim if axis % ndim == ndim - 1 else None
     axes = sorted(a % ndim for a in ((axis,) if isinstance(axis, int) else axis))
     if not axes or axes != list(range(ndim - len(axes), ndim)):
         return None
@@ -455,13 +457,18 @@ def _rows(x: Any, axis: Any, exact: bool) -> tuple[tuple[int, ...], int, int] | 
     """(kept shape, rows, row length) of a reduction of x over trailing axes that xpgpu's
     kernels take (``exact``: one without rounding), else None."""
     size = x.size
-    first = _trailing(axis, x.ndim) if size >= MIN_SIZE else None
+    if size < MIN_SIZE:
+        return None
+    if axis is None:
+        return (), 1, size
+    ndim = x.ndim
+    if ndim > 1 and size < THRESHOLD and not exact:
+        return None  # (nearly always) several rows: see THRESHOLD
+    first = _trailing(axis, ndim)
     if first is None:
         return None
     kept = x.shape[:first]
     rows = math.prod(kept)
-    if rows > 1 and size < THRESHOLD and not exact:
-        return None
     return kept, rows, size // rows
 
 
