@@ -258,6 +258,26 @@ def test_astype_bits(src, monkeypatch, counter):
         assert launched, f"astype({src} -> {dst}): no kernel ran"
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32", "float64", "complex128"])
+def test_copy_bits(dtype, monkeypatch, counter):
+    """asarray(copy=True), astype(copy=True) and copy.copy: a new array with the same bits,
+    by the astype kernel for aligned contiguous arrays, CuPy's copy for other layouts."""
+    import copy
+
+    cuda = _devices.lookup("cuda:0")
+    x = xp.asarray(operands(dtype, np.random.default_rng(5))[0], device=cuda)
+    for fn in (lambda a: xp.asarray(a, copy=True), lambda a: xp.astype(a, a.dtype),
+               copy.copy):
+        own, ref, launched = both(monkeypatch, counter, fn, x)
+        same_bits(own, ref, f"copy of {dtype}")
+        assert launched and fn(x)._data.data.ptr != x._data.data.ptr
+    for view in (x[1:], x[::2], x[:0]):  # CuPy's copy
+        before = counter.n
+        got = xp.asarray(view, copy=True)
+        assert counter.n == before
+        np.testing.assert_array_equal(to_numpy(got), to_numpy(view))
+
+
 def test_other_layouts_take_cupys_path(monkeypatch, counter):
     """Views with an offset, strided views, broadcasting and 0-size arrays run CuPy's
     kernels, with the same results as the contiguous copies."""

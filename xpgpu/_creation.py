@@ -296,10 +296,10 @@ def _from_array(func: str, x: Array, dtype: DType | None, target: Device | None,
         data = transfer(data, x._device, target)
     elif copy and out is src:
         with _on(target):
-            data = data.copy()
+            data = target.backend.copy(data)
     if out is not src:
         with _on(target):
-            data = data.astype(out.dtype)
+            data = target.backend.astype(data, out.dtype)
     return wrap(data, out, target)
 
 

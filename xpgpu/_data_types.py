@@ -39,7 +39,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
         if not copy:
             return x
         with source.backend.adapter.on(source.index):
-            return wrap(x._data.copy(), dt, target)
+            return wrap(source.backend.copy(x._data), dt, target)
     data = transfer(x._data, source, target)
     if dt is not src:
         with target.backend.adapter.on(target.index):

@@ -166,13 +166,17 @@ def _astype(x: Any, dtype: Any) -> Any:
     return x.astype(dtype)
 
 
+def _copy(x: Any) -> Any:
+    return x.copy()
+
+
 # xpgpu's own vectorised kernels for large contiguous operands, over every function
 # above that is a ufunc (CuPy's, or a fix's), with where, clip and astype: the function
 # they replace stays the path of every other call (_cupy_kernels).
 _CURRENT = {name: f for name, f in vars(cupy).items() if isinstance(f, cupy.ufunc)}
 _CURRENT.update({std: getattr(cupy, own) for std, own in RENAMES.items()})
 _CURRENT.update(FIXES)
-_CURRENT.update(where=cupy.where, clip=FIXES["clip"], astype=_astype)
+_CURRENT.update(where=cupy.where, clip=FIXES["clip"], astype=_astype, copy=_copy)
 FIXES.update(_cupy_kernels.fixes(_CURRENT))
 
 

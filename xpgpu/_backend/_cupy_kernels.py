@@ -381,6 +381,18 @@ def _dispatch(small: Callable[..., Any], large: Callable[..., Any]) -> Callable[
     return large if _by_size is None else _by_size(small, large, globals())
 
 
+def copy(fallback: Callable[..., Any], cast: Callable[..., Any]) -> Callable[..., Any]:
+    """``x.copy()``: CuPy's copies a float32 array with its one-element-per-thread copy
+    kernel (0.56 of PyTorch's clone at 2**28 elements on an H100); an aligned C-contiguous
+    array is copied by the astype kernel to its own dtype (16-byte vectors)."""
+    def call(x: Any) -> Any:
+        if type(x) is _ndarray and _aligned(x):
+            return cast(x, x.dtype)
+        return fallback(x)
+
+    return call
+
+
 def fixes(current: dict[str, Any]) -> dict[str, Any]:
     """The fast functions for ``_cupy.FIXES``, by name: each function of ``current`` (the
     backend's functions so far, by name) that is a CuPy ufunc or one of xpgpu's
@@ -401,4 +413,5 @@ def fixes(current: dict[str, Any]) -> dict[str, Any]:
     if isinstance(clip_ufunc, cupy.ufunc):
         out["clip"] = _dispatch(current["clip"], clip(current["clip"], clip_ufunc))
     out["astype"] = astype(current["astype"])
+    out["copy"] = copy(current["copy"], out["astype"])
     return out
