@@ -28,8 +28,8 @@ UFUNC_NAMES = {
 
 # The module functions that only call the ndarray method of the same name (a Python layer
 # of about 0.3 µs in NumPy and CuPy): the backends call the method directly on an ndarray.
-METHODS = ("sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "clip",
-           "reshape", "transpose")
+METHODS = ("sum", "prod", "max", "min", "mean", "var", "std", "any", "all", "argmax", "argmin",
+           "clip", "reshape", "transpose")
 
 
 def method(function: Any, ndarray: type, name: str | None = None) -> Any:

@@ -8,7 +8,6 @@ from typing import Any
 import cupy
 
 from . import (
-    METHODS,
     RENAMES,
     _cupy_kernels,
     _cupy_linalg,
@@ -18,7 +17,6 @@ from . import (
     _cupy_search,
     _cupy_special,
     _memory,
-    method,
 )
 from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
     dlpack_stream,
@@ -149,9 +147,9 @@ def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
 
 
 FIXES: dict[str, Any] = {"full": _full, "ones": _ones, "setitem": _setitem}
-# CuPy's module functions that call the ndarray method (the reductions' below are the
-# fallbacks of xpgpu's kernels).
-FIXES.update({name: method(getattr(cupy, name), cupy.ndarray, name) for name in METHODS})
+# CuPy's module functions that call the ndarray method, called as the method (the
+# reductions among them are replaced below by xpgpu's kernels, whose fallbacks they are).
+FIXES.update(_cupy_reductions.CUPY_METHODS)
 FIXES["permute_dims"] = FIXES["transpose"]
 FIXES.update(_cupy_special.FIXES)  # element-wise special cases: fused kernels
 FIXES.update(_cupy_linalg.FIXES)  # backend.linalg and backend.fft

@@ -37,7 +37,11 @@ import numpy
 from cupy._core import _scalar
 from cupy._core.core import compile_with_cache
 
-from . import method
+from . import METHODS, method
+
+# CuPy's module functions as their ndarray methods (_backend.method), built once: the
+# fallbacks of xpgpu's kernels here and in _cupy_search, and the adapter's own (_cupy).
+CUPY_METHODS = {name: method(getattr(cupy, name), cupy.ndarray, name) for name in METHODS}
 
 # Note: below THRESHOLD elements, reductions of several rows that round (sum, prod, mean,
 # var, std) keep CuPy's kernels: one launch would also be the cheaper call, but the rows'
@@ -237,7 +241,7 @@ def _trailing(axis: Any, ndim: int) -> int | None:
     if axis is None:
         return 0
     if type(axis) is int:
-        return axis % ndim if axis % ndim == ndim - 1 else None
+        return ndim - 1 if axis % ndim == ndim - 1 else None
     axes = sorted(a % ndim for a in ((axis,) if isinstance(axis, int) else axis))
     if not axes or axes != list(range(ndim - len(axes), ndim)):
         return None
@@ -274,15 +278,12 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     return out
 
 
-_var, _std = method(cupy.var, cupy.ndarray), method(cupy.std, cupy.ndarray)
-
-
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: bool = False) -> Any:
     fast = None if dtype is not None or out is not None else _moments(
         x, axis, ddof, keepdims, False)
     if fast is None:
-        return _var(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+        return CUPY_METHODS["var"](x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
     return fast
 
 
@@ -291,7 +292,7 @@ def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
     fast = None if dtype is not None or out is not None else _moments(
         x, axis, ddof, keepdims, True)
     if fast is None:
-        return _std(x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+        return CUPY_METHODS["std"](x, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
     return fast
 
 
@@ -548,7 +549,7 @@ def _reduction(op: str, cupy_func: Any) -> Any:
     return reduce
 
 
-FIXES.update({op: _reduction(op, method(getattr(cupy, op), cupy.ndarray, op)) for op in _OPS})
+FIXES.update({op: _reduction(op, CUPY_METHODS[op]) for op in _OPS})
 # Note: CuPy's any/all reduce through its generic kernels (one block per output row);
 # these give the same booleans exactly (a reduction of truths has no rounding).
 

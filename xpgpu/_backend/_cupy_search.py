@@ -26,7 +26,6 @@ import numpy
 from cupy._core import _scalar
 
 from . import _cupy_reductions as _r
-from . import method
 
 MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 
@@ -205,7 +204,7 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
 
 
 def _search(op: str) -> Any:
-    cupy_func = method(getattr(cupy, op), cupy.ndarray, op)
+    cupy_func = _r.CUPY_METHODS[op]
 
     def search(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
         r = _arg(op, x, axis, keepdims)
