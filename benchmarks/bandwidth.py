@@ -224,8 +224,9 @@ def main() -> None:
     p.add_argument("--csv", default="")
     args = p.parse_args()
     device = _devices.lookup(args.device)
-    if device is None or device.kind != "cuda":
-        p.error(f"no CUDA device {args.device!r}")
+    if device is None or device.kind != "cuda":  # nox -s bench on a CPU machine
+        print(f"bandwidth.py: no CUDA device {args.device!r}; skipped (CUDA only)")
+        return
     from xpgpu._backend import _cupy_kernels, _cupy_reductions, _cupy_scan, _cupy_search
 
     # The size thresholds from which xpgpu takes its own kernels: 2**62 turns one off.

@@ -48,9 +48,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seconds", type=float, default=0.05)
     args = parser.parse_args()
+    device = _devices.lookup(args.device)
+    if device is None or device.kind != "cuda":  # nox -s bench on a CPU machine
+        print(f"thresholds.py: no CUDA device {args.device!r}; skipped (CUDA only)")
+        return
     import cupy
 
-    device = _devices.lookup(args.device)
     modules = _modules()
     saved = [getattr(m, name) for m, name in modules]
     sync = cupy.cuda.get_current_stream().synchronize
