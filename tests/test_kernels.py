@@ -28,6 +28,7 @@ if not _devices.cuda_devices():
     pytest.skip("no CUDA device", allow_module_level=True)
 
 from xpgpu._backend import _cupy_kernels as K  # noqa: E402  (needs CuPy)
+from xpgpu._backend import _cupy_launch as L  # noqa: E402
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 REAL_FLOATS = ["float32", "float64"]
@@ -104,17 +105,23 @@ def scalars(dtype: str) -> list:
 
 
 class Counter:
-    """Counts the launches of xpgpu's kernels."""
+    """Counts the launches of xpgpu's kernels: the compiled module's count where it was
+    built (the compiled dispatch runs kernels without Kernel.__call__), else the calls of
+    Kernel.__call__."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch):
-        self.n = 0
+        self.calls = 0
         call = K.Kernel.__call__
 
         def counting(kernel, *args):
-            self.n += 1
+            self.calls += 1
             return call(kernel, *args)
 
         monkeypatch.setattr(K.Kernel, "__call__", counting)
+
+    @property
+    def n(self) -> int:
+        return L.launches() if L.compiled else self.calls
 
 
 def both(monkeypatch: pytest.MonkeyPatch, counter: Counter, fn, *args):

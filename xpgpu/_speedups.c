@@ -1,5 +1,4 @@
-/* The compiled fast path of the binary element-wise functions (optional), and BySize
- * (below): the CUDA backend's choice between CuPy's function and xpgpu's kernel.
+/* The compiled fast path of the binary element-wise functions (optional).
  *
  * A `Binary` object is what `xpgpu.add` (and every binary element-wise function and
  * forward operator) is when this module is built. It handles only the common case, two
@@ -256,124 +255,6 @@ static PyTypeObject BinaryType = {
     .tp_getset = Binary_getset,
 };
 
-/* ---- BySize: a backend function that picks one of two by its first argument's size ----
- *
- * `by_size(small, large, namespace)` calls `small` when the first positional argument has
- * a `size` below `namespace["THRESHOLD"]` (read on every call, so tests may change it) and
- * there are no keywords; `large` otherwise (it decides everything else, and is the
- * definition). A Python wrapper that only tested the size cost ~0.6 us a call on a GPU
- * host, 7% of a small CuPy ufunc call. */
-typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *small, *large, *namespace;
-} BySize;
-
-static PyObject *str_size, *str_threshold;
-
-static PyObject *
-BySize_vectorcall(BySize *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
-{
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (nargs >= 1 && kwnames == NULL) {
-        PyObject *threshold = PyDict_GetItemWithError(self->namespace, str_threshold);
-        PyObject *size = threshold == NULL ? NULL : PyObject_GetAttr(args[0], str_size);
-        if (size != NULL) {
-            int small = PyLong_CheckExact(size) && PyLong_CheckExact(threshold)
-                        && PyObject_RichCompareBool(size, threshold, Py_LT) == 1;
-            Py_DECREF(size);
-            if (small) {
-                return PyObject_Vectorcall(self->small, args, nargsf, kwnames);
-            }
-        }
-        PyErr_Clear();
-    }
-    return PyObject_Vectorcall(self->large, args, nargsf, kwnames);
-}
-
-static PyObject *
-BySize_call(BySize *self, PyObject *args, PyObject *kwargs)
-{
-    return PyObject_Call(self->large, args, kwargs);
-}
-
-/* Every other attribute (__name__, ufunc for fuse ...) is the large function's. */
-static PyObject *
-BySize_getattro(BySize *self, PyObject *name)
-{
-    PyObject *value = PyObject_GenericGetAttr((PyObject *)self, name);
-    if (value == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        PyErr_Clear();
-        return PyObject_GetAttr(self->large, name);
-    }
-    return value;
-}
-
-static int
-BySize_traverse(BySize *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->small);
-    Py_VISIT(self->large);
-    Py_VISIT(self->namespace);
-    return 0;
-}
-
-static int
-BySize_clear(BySize *self)
-{
-    Py_CLEAR(self->small);
-    Py_CLEAR(self->large);
-    Py_CLEAR(self->namespace);
-    return 0;
-}
-
-static void
-BySize_dealloc(BySize *self)
-{
-    PyObject_GC_UnTrack(self);
-    BySize_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *
-BySize_repr(BySize *self)
-{
-    return PyObject_Repr(self->large);
-}
-
-static PyTypeObject BySizeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "xpgpu._speedups.BySize",
-    .tp_basicsize = sizeof(BySize),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_vectorcall_offset = offsetof(BySize, vectorcall),
-    .tp_call = (ternaryfunc)BySize_call,
-    .tp_getattro = (getattrofunc)BySize_getattro,
-    .tp_repr = (reprfunc)BySize_repr,
-    .tp_traverse = (traverseproc)BySize_traverse,
-    .tp_clear = (inquiry)BySize_clear,
-    .tp_dealloc = (destructor)BySize_dealloc,
-};
-
-static PyObject *
-by_size(PyObject *module, PyObject *args)
-{
-    PyObject *small, *large, *namespace;
-    if (!PyArg_ParseTuple(args, "OOO!:by_size", &small, &large, &PyDict_Type, &namespace)) {
-        return NULL;
-    }
-    BySize *self = PyObject_GC_New(BySize, &BySizeType);
-    if (self == NULL) {
-        return NULL;
-    }
-    self->vectorcall = (vectorcallfunc)BySize_vectorcall;
-    self->small = Py_NewRef(small);
-    self->large = Py_NewRef(large);
-    self->namespace = Py_NewRef(namespace);
-    PyObject_GC_Track(self);
-    return (PyObject *)self;
-}
-
 static PyObject *
 binary(PyObject *module, PyObject *args)
 {
@@ -448,28 +329,23 @@ static PyMethodDef module_methods[] = {
      "reads, and the CPU backend's error-state variable with its quiet value."},
     {"binary", binary, METH_VARARGS,
      "binary(fallback, table, n, cpu_func, name, label): the fast path of one function."},
-    {"by_size", by_size, METH_VARARGS,
-     "by_size(small, large, namespace): small(*args) where args[0].size is below "
-     "namespace['THRESHOLD'] and no keywords are given, else large(*args, **kwargs)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "xpgpu._speedups",
-    "The compiled fast path of xpgpu's binary element-wise functions, and BySize.", -1,
+    "The compiled fast path of xpgpu's binary element-wise functions.", -1,
     module_methods,
 };
 
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&BinaryType) < 0 || PyType_Ready(&BySizeType) < 0) {
+    if (PyType_Ready(&BinaryType) < 0) {
         return NULL;
     }
     str_dtype = PyUnicode_InternFromString("dtype");
-    str_size = PyUnicode_InternFromString("size");
-    str_threshold = PyUnicode_InternFromString("THRESHOLD");
-    if (str_dtype == NULL || str_size == NULL || str_threshold == NULL) {
+    if (str_dtype == NULL) {
         return NULL;
     }
     return PyModule_Create(&module_def);

@@ -21,8 +21,11 @@ Bit for bit the CuPy path's results, because the per-element code is CuPy's:
 - Python scalars are converted on the host to the loop's input dtype as CuPy does
   (NumPy's assignment), and passed as kernel arguments of that C type.
 
-Kernels are cached per (function, operand dtypes); a call costs one dict lookup and one
-launch. ``THRESHOLD`` (elements) is a module attribute so tests can force either path.
+Kernels are cached per (function, device, operand dtypes or scalar types). Where the
+compiled module ``_launch`` was built, each function is its ``dispatch``: a cached kernel
+runs from C (the tests, the scalars' conversion and the launch), and the Python function
+here, the definition, runs only to compile a kernel and for what C hands back to it.
+``THRESHOLD`` (elements) is a module attribute so tests can force either path.
 """
 
 from __future__ import annotations
@@ -39,11 +42,15 @@ from cupy._core.core import compile_with_cache
 
 from . import _cupy_special
 from ._cupy_fuse import host_scalar
+from ._cupy_launch import compiled, dispatch, launch
 
-# Calls with fewer elements stay on CuPy's path (launch-bound: nothing to gain). astype
-# takes its kernel at every size: CuPy's astype costs more per call than a launch (measured
-# on an H200, 1000 float32 to float64: 10.0 µs, CuPy 10.0, CuPy's path through xpgpu 12.3).
-THRESHOLD = 1 << 16
+# Calls with fewer elements take CuPy's path. With the compiled dispatch (_launch.c) that is
+# none: its call and launch cost less than a CuPy ufunc's at every size (1000 float32 on an
+# H100 host: about 7 µs, CuPy's add 15.6, sin 9.5). Without it, a call of the Python path
+# costs more than CuPy's below 2**16 elements (launch-bound: nothing to gain). astype takes
+# its kernel at every size: CuPy's astype costs more per call than a launch (measured on an
+# H200, 1000 float32 to float64: 10.0 µs, CuPy 10.0, CuPy's path through xpgpu 12.3).
+THRESHOLD = 1 if compiled else 1 << 16
 ASTYPE_THRESHOLD = 1
 BLOCK = 256
 # One 16-byte vector per operand and thread, as PyTorch's vectorised kernels: measured on
@@ -118,11 +125,11 @@ class Kernel:
     stores N results; block 0 does the last ``n % N`` elements one by one.
     """
 
-    __slots__ = ("_f", "n_vec", "out", "scalars", "source")
+    __slots__ = ("_f", "n_vec", "out", "scalars", "source", "spec")
 
     def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
                  out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
-                 out: numpy.dtype):
+                 out: numpy.dtype, extra: str = ""):
         decls: set[str] = set()
 
         def tn(d: numpy.dtype) -> str:
@@ -162,12 +169,17 @@ class Kernel:
         module = compile_with_cache(self.source, _OPTIONS)
         self._f = module.get_function(name)
         compiled_kernels += 1
+        # What the compiled dispatch (_launch.c) launches: "a" for an array operand, the
+        # loop dtype's char for a scalar, "-" for an argument that is not a parameter
+        # (``extra``: astype's dtype).
+        codes = "".join("a" if d is not None else t.char
+                        for d, t in zip(operands, in_loop, strict=True)) + extra
+        self.spec = (self._f.ptr, n, BLOCK, out, codes.encode())
 
     def __call__(self, shape: tuple[int, ...], size: int, args: list[Any]) -> Any:
         out = _empty(shape, self.out)
-        args.append(out)
-        args.append(_int64(size))
-        self._f(((size // self.n_vec + BLOCK - 1) // BLOCK or 1,), (BLOCK,), args)
+        launch(self._f, (size // self.n_vec + BLOCK - 1) // BLOCK or 1, BLOCK,
+               (*args, out, _int64(size)))
         return out
 
 
@@ -210,21 +222,37 @@ _MISSING = object()
 
 def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...]) -> Any:
     """xpgpu's kernel for ``args`` (arrays of one shape, contiguous and aligned, and Python
-    scalars that CuPy casts to the arrays' dtype), or None: the caller takes CuPy's path."""
+    scalars that CuPy casts to the arrays' dtype), or None: the caller takes CuPy's path.
+
+    The kernel is cached by the key (the first array's device, then each argument's dtype
+    or, for a Python scalar, its type), None where the key rules it out: the compiled
+    dispatch (_launch.c) makes the same tests as the loop below and runs what is cached."""
     ref = None
     for a in args:
         if type(a) is _ndarray:
             if ref is None:
                 if a.size < THRESHOLD:
                     return None
+                ref = a
             elif a.shape != ref.shape:
                 return None
             if not _aligned(a):
                 return None
-            ref = a
     if ref is None:
         return None
-    rd = ref.dtype  # the last array's: the scalars' (where's condition comes first)
+    key = (ref.data.device_id, *(a.dtype if type(a) is _ndarray else type(a) for a in args))
+    k = cache.get(key, _MISSING)
+    if k is _MISSING:
+        k = cache[key] = _generic_kernel(ufunc, name, args)
+    if k is None:
+        return None
+    values = [a if t is None else host_scalar(a, t) for a, t in zip(args, k.scalars, strict=True)]
+    return k(ref.shape, ref.size, values)
+
+
+def _generic_kernel(ufunc: Any, name: str, args: tuple[Any, ...]) -> Kernel | None:
+    """The kernel of ``ufunc``'s loop for the arguments' dtypes and scalar types, or None."""
+    rd = [a for a in args if type(a) is _ndarray][-1].dtype  # the scalars' dtype
     # Note: the arrays (past where's condition) share one dtype, and complex arrays take no
     # Python scalar: in those two cases, the generated kernel may return NaN results with
     # other sign and payload bits than CuPy's (the converted operand's NaN, or complex
@@ -235,70 +263,16 @@ def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...]
                 return None
         elif rd.kind == "c":
             return None
-    key = (ref.data.device_id, *(a.dtype if type(a) is _ndarray else type(a) for a in args))
-    k = cache.get(key, _MISSING)
-    if k is _MISSING:
-        kind = _KINDS[rd.kind]
-        ok = all(type(a) is _ndarray or _PY_KIND.get(type(a), 9) <= kind for a in args)
-        k = cache[key] = None if not ok else _ufunc_kernel(
-            ufunc, name, tuple(a.dtype if type(a) is _ndarray else None for a in args),
-            tuple(a.dtype if type(a) is _ndarray else rd for a in args))
-    if k is None:
+    kind = _KINDS[rd.kind]
+    if not all(type(a) is _ndarray or _PY_KIND.get(type(a), 9) <= kind for a in args):
         return None
-    values = [a if t is None else host_scalar(a, t) for a, t in zip(args, k.scalars, strict=True)]
-    return k(ref.shape, ref.size, values)
+    return _ufunc_kernel(ufunc, name, tuple(a.dtype if type(a) is _ndarray else None for a in args),
+                         tuple(a.dtype if type(a) is _ndarray else rd for a in args))
 
 
 def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
     """``fallback`` (CuPy's function, or xpgpu's fix) with xpgpu's own kernel computing
-    ``ufunc``'s loops for large contiguous operands."""
-    cache: dict[Any, Any] = {}
-
-    if ufunc.nin == 1:
-        def unary(x: Any, /, **kw: Any) -> Any:
-            if kw or type(x) is not _ndarray or x.size < THRESHOLD or not _aligned(x):
-                return fallback(x, **kw) if kw else fallback(x)
-            d = x.dtype
-            key = (d, x.data.device_id)  # a kernel is loaded on one device
-            k = cache.get(key, _MISSING)
-            if k is _MISSING:
-                k = cache[key] = _ufunc_kernel(ufunc, name, (d,), (d,))
-            if k is None:
-                return fallback(x)
-            return k(x.shape, x.size, [x])
-
-        unary.__name__ = name
-        unary.ufunc = ufunc  # type: ignore[attr-defined]  # what fuse runs (_cupy_fuse)
-        return unary
-
-    def binary(x1: Any, x2: Any, /, **kw: Any) -> Any:
-        if kw:
-            return fallback(x1, x2, **kw)
-        if type(x1) is _ndarray and type(x2) is _ndarray:
-            # The common case first: two arrays of one dtype and shape.
-            if x1.size < THRESHOLD or x1.shape != x2.shape or not (
-                    _aligned(x1) and _aligned(x2)):
-                return fallback(x1, x2)
-            d1, d2 = x1.dtype, x2.dtype
-            if d1 is not d2 and d1 != d2:
-                return fallback(x1, x2)  # mixed dtypes: see _generic
-            key = (d1, d2, x1.data.device_id)
-            k = cache.get(key, _MISSING)
-            if k is _MISSING:
-                k = cache[key] = _ufunc_kernel(ufunc, name, (d1, d2), (d1, d2))
-            if k is None:
-                return fallback(x1, x2)
-            return k(x1.shape, x1.size, [x1, x2])
-        out = _generic(ufunc, name, cache, (x1, x2))
-        return fallback(x1, x2) if out is None else out
-
-    binary.__name__ = name
-    binary.ufunc = ufunc  # type: ignore[attr-defined]  # what fuse runs (_cupy_fuse)
-    return binary
-
-
-def function(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
-    """A function of positional arguments (``where``) computing ``ufunc``'s loops."""
+    ``ufunc``'s loops for contiguous operands (see ``_generic``); ``where`` too."""
     cache: dict[Any, Any] = {}
 
     def call(*args: Any, **kw: Any) -> Any:
@@ -306,7 +280,8 @@ def function(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable[..
         return fallback(*args, **kw) if out is None else out
 
     call.__name__ = name
-    return call
+    call.ufunc = ufunc  # type: ignore[attr-defined]  # what fuse runs (_cupy_fuse)
+    return dispatch(fallback, call, cache, globals(), "THRESHOLD")
 
 
 # Note: CuPy's clip (cupy/_core/_routines_math.pyx, _ndarray_clip) replaces a bound of
@@ -330,7 +305,7 @@ def clip(fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
                 return out
         return fallback(x, lo, hi, **kw)
 
-    return call
+    return dispatch(fallback, call, cache, globals(), "THRESHOLD")
 
 
 # Note: CuPy's where (cupy/_sorting/search.py) converts the condition with astype("?"),
@@ -356,29 +331,15 @@ def astype(fallback: Callable[..., Any]) -> Callable[..., Any]:
     def call(x: Any, dtype: Any) -> Any:
         if type(x) is not _ndarray or x.size < ASTYPE_THRESHOLD or not _aligned(x):
             return fallback(x, dtype)
-        key = (x.dtype, dtype, x.data.device_id)
+        key = (x.data.device_id, x.dtype, dtype)  # as the compiled dispatch's
         k = cache.get(key, _MISSING)
         if k is _MISSING:
             src, dst = x.dtype, numpy.dtype(dtype)
             k = cache[key] = Kernel(f"xpgpu_astype_{src.char}_{dst.char}".replace("?", "b_"),
-                                    "", _COPY_BODY, (src,), src, (src,), dst)
+                                    "", _COPY_BODY, (src,), src, (src,), dst, "-")
         return k(x.shape, x.size, [x])
 
-    return call
-
-
-try:  # the compiled dispatch (xpgpu/_speedups.c), where it was built
-    from .._speedups import by_size as _by_size  # type: ignore[attr-defined]
-except ImportError:
-    _by_size = None
-
-
-def _dispatch(small: Callable[..., Any], large: Callable[..., Any]) -> Callable[..., Any]:
-    """``large`` (the function below: the definition), with calls whose first argument has
-    fewer than ``THRESHOLD`` elements sent straight to ``small`` (CuPy's function, which
-    ``large`` calls for them too) by the compiled dispatch where it was built: the test
-    costs ~0.6 µs a call in Python on a GPU host (7% of a small CuPy ufunc's time)."""
-    return large if _by_size is None else _by_size(small, large, globals())
+    return dispatch(fallback, call, cache, globals(), "ASTYPE_THRESHOLD")
 
 
 def copy(fallback: Callable[..., Any], cast: Callable[..., Any]) -> Callable[..., Any]:
@@ -402,16 +363,16 @@ def fixes(current: dict[str, Any]) -> dict[str, Any]:
     for name, func in current.items():
         ufunc = _cupy_special.UFUNCS.get(name, func)
         if isinstance(ufunc, cupy.ufunc) and ufunc.nout == 1 and not ufunc._loop_prep:
-            out[name] = _dispatch(func, elementwise(name, func, ufunc))
+            out[name] = elementwise(name, func, ufunc)
     # Note: CuPy's where and clip are Python functions over these ufuncs
     # (cupy/_sorting/search.py, cupy/_core/_routines_math.pyx).
     where_ufunc = getattr(importlib.import_module("cupy._sorting.search"), "_where_ufunc", None)
     if isinstance(where_ufunc, cupy.ufunc):
-        small = _boolean_where(current["where"], where_ufunc)
-        out["where"] = _dispatch(small, function("where", small, where_ufunc))
+        out["where"] = elementwise("where", _boolean_where(current["where"], where_ufunc),
+                                   where_ufunc)
     clip_ufunc = getattr(cupy._core._routines_math, "clip", None)
     if isinstance(clip_ufunc, cupy.ufunc):
-        out["clip"] = _dispatch(current["clip"], clip(current["clip"], clip_ufunc))
+        out["clip"] = clip(current["clip"], clip_ufunc)
     out["astype"] = astype(current["astype"])
     out["copy"] = copy(current["copy"], out["astype"])
     return out

@@ -38,6 +38,7 @@ from cupy._core import _scalar
 from cupy._core.core import compile_with_cache
 
 from . import METHODS, method
+from ._cupy_launch import launch
 
 # CuPy's module functions as their ndarray methods (_backend.method), built once: the
 # fallbacks of xpgpu's kernels here and in _cupy_search, and the adapter's own (_cupy).
@@ -264,7 +265,7 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
     kernels = _kernel(x.dtype, n, device)
     if length <= WARP_ROWS and rows > 1:
-        kernels[1]((-(-rows // (BLOCK // 32)),), (BLOCK,), (
+        launch(kernels[1], -(-rows // (BLOCK // 32)), BLOCK, (
             x, out, numpy.int64(rows), numpy.int64(length), alpha, numpy.int32(root)))
         return out
     chunks = _chunks(rows, length, BLOCK * n * 4, device)
@@ -272,7 +273,7 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     if chunks > 1:
         tickets = _ticket_buffer(device)
         partial = cupy.empty(rows * chunks * 3 * 8, numpy.uint8)  # (n, mean, M2) triples
-    kernels[0]((rows * chunks,), (BLOCK,), (
+    launch(kernels[0], rows * chunks, BLOCK, (
         x, out, partial, tickets, numpy.int64(length), numpy.int32(chunks), alpha,
         numpy.int32(root)))
     return out
@@ -522,15 +523,15 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     out_dtype = numpy.bool_ if load else dtype
     out = cupy.ndarray(kept + (1,) * reduced if keepdims else kept, out_dtype)
     if length <= WARP_ROWS and rows > 1:
-        kernels[1]((-(-rows // (BLOCK // 32)),), (BLOCK,),
-                   (x, out, numpy.int64(rows), numpy.int64(length)))
+        launch(kernels[1], -(-rows // (BLOCK // 32)), BLOCK,
+               (x, out, numpy.int64(rows), numpy.int64(length)))
         return out
     chunks = _chunks(rows, length, BLOCK * n * 4, device)
     tickets = _ticket_buffer(device) if chunks > 1 else None
     partial = cupy.ndarray((rows * chunks,), numpy.int32 if load else dtype) if chunks > 1 \
         else out
-    kernels[0]((rows * chunks,), (BLOCK,), (x, out, partial, tickets, numpy.int64(length),
-                                           numpy.int32(chunks)))
+    launch(kernels[0], rows * chunks, BLOCK, (x, out, partial, tickets, numpy.int64(length),
+                                            numpy.int32(chunks)))
     return out
 
 

@@ -32,6 +32,7 @@ import numpy
 from cupy._core import _scalar
 
 from . import _cupy_reductions as _r
+from ._cupy_launch import launch
 
 THRESHOLD = 1 << 16
 MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
@@ -234,8 +235,8 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     totals = None
     if chunks > 1:
         totals = cupy.ndarray((rows * chunks,), acc)
-        totals_kernel((rows * chunks,), (block,), (x, totals, *args))
-    scan((rows * chunks,), (block,), (x, out, totals, *args))
+        launch(totals_kernel, rows * chunks, block, (x, totals, *args))
+    launch(scan, rows * chunks, block, (x, out, totals, *args))
     return out
 
 

@@ -26,6 +26,7 @@ import numpy
 from cupy._core import _scalar
 
 from . import _cupy_reductions as _r
+from ._cupy_launch import launch
 
 MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 
@@ -188,8 +189,8 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     kernels = _kernel(op, dtype, n, device)
     out = cupy.ndarray(shape, numpy.int64)
     if length <= _r.WARP_ROWS and rows > 1:
-        kernels[1]((-(-rows // (_r.BLOCK // 32)),), (_r.BLOCK,),
-                   (x, out, numpy.int64(rows), numpy.int64(length)))
+        launch(kernels[1], -(-rows // (_r.BLOCK // 32)), _r.BLOCK,
+               (x, out, numpy.int64(rows), numpy.int64(length)))
         return out
     chunks = _r._chunks(rows, length, _r.BLOCK * n * 4, device)
     pv = pi = tickets = None
@@ -198,8 +199,8 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
         w = numpy.int32 if dtype.itemsize < 4 else dtype
         pv = cupy.ndarray((rows * chunks,), w)
         pi = cupy.ndarray((rows * chunks,), numpy.int64)
-    kernels[0]((rows * chunks,), (_r.BLOCK,), (x, out, pv, pi, tickets, numpy.int64(length),
-                                               numpy.int32(chunks)))
+    launch(kernels[0], rows * chunks, _r.BLOCK, (x, out, pv, pi, tickets, numpy.int64(length),
+                                                 numpy.int32(chunks)))
     return out
 
 

@@ -15,6 +15,8 @@ import numpy
 from cupy._core import _scalar
 from cupy._core.core import compile_with_cache
 
+from ._cupy_launch import launch
+
 _ndarray = cupy.ndarray
 
 
@@ -101,9 +103,8 @@ def _sort_rows(a: Any, axis: int, indices: bool) -> Any:
     out = cupy.ndarray(x.shape, numpy.int64 if indices else x.dtype)
     rows = x.size // n
     if rows:
-        _row_kernel(x.dtype, indices, x.data.device_id)(
-            (rows,), (min(p >> 1, 1024),), (x, out, numpy.int32(n), numpy.int32(p)),
-            shared_mem=p * (x.dtype.itemsize + 4))
+        launch(_row_kernel(x.dtype, indices, x.data.device_id), rows, min(p >> 1, 1024),
+               (x, out, numpy.int32(n), numpy.int32(p)), p * (x.dtype.itemsize + 4))
     return out if last else cupy.moveaxis(out, -1, axis)
 
 

@@ -1,0 +1,177 @@
+"""The CUDA backend's compiled launches (xpgpu/_backend/_launch.c, _cupy_launch.py): which
+path each call takes, the kernels' results against NumPy, Python scalars converted as NumPy
+converts them, and ``launch`` against CuPy's own launch of the same kernel.
+
+    python -m pytest tests/test_launch.py -m cuda
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from xpgpu import _devices
+
+pytestmark = pytest.mark.cuda
+
+if not _devices.cuda_devices():
+    pytest.skip("no CUDA device", allow_module_level=True)
+
+import cupy  # noqa: E402
+from cupy._core.core import compile_with_cache  # noqa: E402
+
+from xpgpu._backend import _cupy_kernels as K  # noqa: E402
+from xpgpu._backend import _cupy_launch as L  # noqa: E402
+
+if not L.compiled:
+    pytest.skip("xpgpu._backend._launch not built", allow_module_level=True)
+
+
+class Paths:
+    """A dispatch over CuPy's add, recording which function each call reached."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.cache: dict[Any, Any] = {}
+        self.ns = {"THRESHOLD": 1}
+
+        def record_large(*args: Any, **kw: Any) -> Any:  # as _cupy_kernels.elementwise's
+            self.seen.append("large")
+            out = None if kw else K._generic(cupy.add, "add", self.cache, args)
+            return self._small(*args, **kw) if out is None else out
+
+        self.f = L.dispatch(self._small, record_large, self.cache, self.ns, "THRESHOLD")
+
+    def _small(self, *args: Any, **kw: Any) -> Any:
+        self.seen.append("small")
+        return cupy.add(*args, **kw)
+
+    def __call__(self, *args: Any, **kw: Any) -> tuple[Any, list[str]]:
+        self.seen = []
+        before = L.launches()
+        out = self.f(*args, **kw)
+        return out, self.seen + (["kernel"] if L.launches() > before else [])
+
+
+def test_dispatch_paths() -> None:
+    """A cached kernel runs from C; a new key goes to the Python function (which compiles
+    and caches it); strided, misaligned, small, mismatched or keyword calls go to CuPy's
+    function, as the Python function would send them."""
+    p = Paths()
+    host = np.arange(1, 1001, dtype=np.float32)
+    a, b = cupy.asarray(host), cupy.asarray(host[::-1].copy())
+    assert p(a, b)[1] == ["large", "kernel"]  # compiled and cached by the Python function
+    assert len(p.cache) == 1
+    out, seen = p(a, b)
+    assert seen == ["kernel"]  # from C alone
+    assert out.dtype == np.float32 and out.shape == (1000,)
+    np.testing.assert_array_equal(out.get(), host + host[::-1])
+    for args in ((a[::2], b[::2]), (a[1:], b[1:]), (a[:10], b[:10, None]), (a[:0], b[:0])):
+        assert p(*args)[1] == ["small"], args
+    m = a.reshape(10, 100)
+    assert p(m, b.reshape(10, 100))[1] == ["kernel"]
+    assert len(p.cache) == 1  # the key is the device and the dtypes, not the shape
+    assert p(a, b, dtype=np.float64)[1] == ["large", "small"]  # keywords: Python decides
+    p.ns["THRESHOLD"] = 1001  # read on every call
+    assert p(a, b)[1] == ["small"]
+    p.ns["THRESHOLD"] = 1
+    assert p(a, b.astype(np.float64))[1] == ["large", "small"]  # mixed dtypes: None cached
+    assert p(a, b.astype(np.float64))[1] == ["small"]
+
+
+def test_dispatch_scalars_as_numpy_converts_them() -> None:
+    """Python scalars pass as the loop's C type, converted as NumPy converts them; values
+    outside the exact cases (overflow, a float16 loop) go to the Python function, which
+    converts them with NumPy."""
+    p = Paths()
+    for dtype, values in (
+            ("float32", [0.1, -0.0, math.inf, math.nan, 3, -(1 << 24), 1e-45, 3.4028235e38]),
+            ("float64", [0.1, -0.0, math.inf, 1 << 53, -7]),
+            ("int8", [127, -128, 5, True]),
+            ("uint8", [0, 255]),
+            ("int16", [-32768, 32767]), ("uint16", [65535]), ("int32", [-(1 << 31)]),
+            ("uint32", [(1 << 32) - 1]), ("int64", [-(1 << 63), (1 << 63) - 1]),
+            ("uint64", [(1 << 63) - 1]), ("bool", [True, False])):
+        host = np.arange(64).astype(dtype)
+        x = cupy.asarray(host)
+        for v in values:
+            p(x, v)  # compiles the key's kernel where it is new
+            out, seen = p(x, v)
+            assert seen == ["kernel"], (dtype, v)
+            expect = np.add(host, np.asarray(v, dtype=dtype)) if dtype != "bool" else host | v
+            assert out.dtype == expect.dtype
+            cupys = cupy.add(x, v).get()  # CuPy's ufunc converts the scalar with NumPy
+            np.testing.assert_array_equal(out.get().view(np.uint8), cupys.view(np.uint8))
+            if v != 1e-45:  # NaN: the GPU's own bits; a subnormal sum: the GPU's rounding
+                np.testing.assert_array_equal(out.get(), expect)
+    x = cupy.asarray(np.arange(64, dtype=np.float32))
+    p(x, 1e300)
+    assert p(x, 1e300)[1] == ["large", "kernel"]  # float32 overflow: NumPy converts (inf)
+    assert p(x, (1 << 24) + 1)[1] == ["large", "kernel"]  # not exact in float32
+    np.testing.assert_array_equal(p(x, (1 << 24) + 1)[0].get(),
+                                  np.arange(64, dtype=np.float32) + np.float32(1 << 24))
+    i8 = cupy.asarray(np.arange(64, dtype=np.int8))
+    p(i8, 1)
+    with pytest.raises(OverflowError):  # out of int8's range: NumPy's error
+        p(i8, 300)
+    assert p.seen == ["large"]
+    h = cupy.asarray(np.arange(64, dtype=np.float16))
+    p(h, 0.5)
+    assert p(h, 0.5)[1][0] == "large"  # a float16 loop: NumPy converts
+    assert p(x, 1j)[1] == ["large", "small"] and p(x, 1j)[1] == ["small"]  # a complex scalar
+    for _ in range(2):  # a NumPy scalar: not cached, the Python function decides
+        assert p(x, np.float32(1))[1] == ["large", "small"]
+
+
+def test_launch_matches_cupys_launch() -> None:
+    """launch() passes arrays as their pointers, None as a null pointer and NumPy scalars
+    as their bytes, with a grid, a block and shared memory: the same results as CuPy's
+    Function.__call__ of the same kernel; a list of arguments takes CuPy's launch."""
+    src = r"""
+    extern "C" __global__ void probe(const float *x, double *out, const int *none,
+                                     const double s, const short t, const long long n) {
+      extern __shared__ double buf[];
+      long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+      buf[threadIdx.x] = s * t;
+      __syncthreads();
+      if (i < n) out[i] = x[i] * buf[threadIdx.x] + (none == 0 ? 0.5 : 1000.0);
+    }"""
+    f = compile_with_cache(src, ("--std=c++17",)).get_function("probe")  # a Function
+    x = cupy.asarray(np.arange(1000, dtype=np.float32))
+    args = (np.float64(1.5), np.int16(-3), np.int64(1000))
+    mine, theirs = cupy.zeros(1000, np.float64), cupy.zeros(1000, np.float64)
+    before = L.launches()
+    assert L.launch(f, 8, 128, (x, mine, None, *args), 128 * 8) is None
+    assert L.launches() == before + 1
+    f((8,), (128,), (x, theirs, None, *args), shared_mem=128 * 8)
+    np.testing.assert_array_equal(mine.get(), theirs.get())
+    np.testing.assert_array_equal(mine.get(), np.arange(1000) * -4.5 + 0.5)
+    again = cupy.zeros(1000, np.float64)
+    L.launch(f, (8, 1), (128,), [x, again, None, *args], 128 * 8)
+    assert L.launches() == before + 1  # CuPy launched it
+    np.testing.assert_array_equal(again.get(), mine.get())
+
+
+def test_dispatch_launches_on_cupys_current_stream() -> None:
+    """Kernels launch on CuPy's current stream: captured into a CUDA graph on a blocking
+    stream, where a launch on the legacy default stream would break the capture."""
+    f = L.dispatch(cupy.add, K.elementwise("add", cupy.add, cupy.add), {}, {"THRESHOLD": 1},
+                   "THRESHOLD")
+    host = np.arange(4096, dtype=np.float32)
+    z = cupy.asarray(host)
+    stream = cupy.cuda.Stream()
+    with stream:
+        f(z, z)  # compiles the kernel; the stream's pool keeps the freed block for below
+        stream.synchronize()
+        stream.begin_capture()
+        before = L.launches()
+        r = f(z, z)
+        launched = L.launches() - before
+        graph = stream.end_capture()
+        graph.launch()
+        stream.synchronize()
+    assert launched == 1
+    np.testing.assert_array_equal(r.get(), host + host)

@@ -1,0 +1,639 @@
+/* Kernel launches on CUDA without CuPy's Python layer (optional, like xpgpu._speedups).
+ *
+ * CuPy's Function.__call__ wraps each argument in an object (a CArray per array, a CScalar
+ * per scalar) before it calls cuLaunchKernel: ~1.3 us a launch above the driver's own cost
+ * on an H100 host, where the driver's is ~4 us. Two things here skip that layer for
+ * xpgpu's kernels, whose parameters are pointers and scalars only:
+ *
+ * - `launch(function, grid, block, args[, shared_mem])`: `function(grid, block, args,
+ *   shared_mem)` for a CuPy `Function`, with arrays, None and NumPy scalars as arguments.
+ * - `dispatch(small, large, cache, namespace, threshold)`: the CUDA backend's element-wise
+ *   functions (see _cupy_kernels). `large` is the Python function, the definition: it picks
+ *   and compiles a kernel for a key (the device and the operands' dtypes, or the Python
+ *   scalars' types) and stores it in `cache`, or None where CuPy's path (`small`) is the
+ *   one to take. A call whose key is cached runs that kernel from here; a call that `large`
+ *   would hand to `small` (fewer than namespace[threshold] elements, strided, misaligned,
+ *   shapes that differ) goes to `small` from here; every other call goes to `large`.
+ *
+ * libcuda is not linked: cuLaunchKernel is looked up in the library CuPy has loaded, and
+ * CuPy's current stream and per-thread context set-up come from its modules' C API
+ * capsules (`setup`), so a launch here is the launch CuPy makes, on the same stream.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#ifndef _WIN32
+#include <dlfcn.h>
+#endif
+
+typedef int (*cu_launch_t)(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                           unsigned by, unsigned bz, unsigned shared, void *stream,
+                           void **params, void **extra);
+static cu_launch_t cu_launch;
+static intptr_t (*current_stream)(void); /* cupy_backends.cuda.stream */
+static PyObject *(*ensure_context)(void);  /* cupy_backends.cuda.api.runtime */
+static PyTypeObject *ndarray_type, *dtype_type;
+static PyObject *str_size, *str_shape, *str_contiguous, *str_data, *str_ptr, *str_device_id;
+static PyObject *str_dtype, *str_spec;
+static unsigned long long launches; /* kernels launched from here (for tests) */
+
+#define MAX_ARGS 16
+
+/* One kernel parameter's bytes. */
+typedef union {
+    void *p;
+    long long q;
+    double d;
+    float f;
+    unsigned char b[16];
+} Param;
+
+/* The device pointer of a CuPy array (0 on success, -1 with an exception). */
+static int
+data_pointer(PyObject *a, void **ptr, PyObject **device)
+{
+    PyObject *data = PyObject_GetAttr(a, str_data);
+    if (data == NULL) {
+        return -1;
+    }
+    PyObject *value = PyObject_GetAttr(data, str_ptr);
+    if (value != NULL && device != NULL) {
+        *device = PyObject_GetAttr(data, str_device_id);
+        if (*device == NULL) {
+            Py_CLEAR(value);
+        }
+    }
+    Py_DECREF(data);
+    if (value == NULL) {
+        return -1;
+    }
+    *ptr = PyLong_AsVoidPtr(value);
+    Py_DECREF(value);
+    return *ptr == NULL && PyErr_Occurred() ? -1 : 0;
+}
+
+/* cuLaunchKernel on CuPy's current stream: 0, or the driver's error. */
+static int
+run(void *function, unsigned grid[3], unsigned block[3], unsigned shared, void **params)
+{
+    PyObject *none = ensure_context(); /* as CuPy's _launch does first */
+    if (none == NULL) {
+        return -1;
+    }
+    Py_DECREF(none);
+    intptr_t stream = current_stream();
+    if (stream == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    int status = cu_launch(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                           shared, (void *)stream, params, NULL);
+    launches += status == 0;
+    return status;
+}
+
+/* A grid or block: an int or a tuple of at most three ints, each at least 1 (as CuPy's
+ * Function.__call__); 0, or 1 where it is neither. */
+static int
+dims(PyObject *value, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    if (PyLong_Check(value)) {
+        long v = PyLong_AsLong(value);
+        out[0] = v < 1 ? 1 : (unsigned)v;
+        return v == -1 && PyErr_Occurred() ? (PyErr_Clear(), 1) : 0;
+    }
+    if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) > 3) {
+        return 1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(value); i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(value, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 1;
+        }
+        out[i] = v < 1 ? 1 : (unsigned)v;
+    }
+    return 0;
+}
+
+static PyObject *
+as_tuple(PyObject *value)
+{
+    return PyTuple_Check(value) ? Py_NewRef(value) : PyTuple_Pack(1, value);
+}
+
+static PyObject *
+launch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 4 || nargs > 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "launch(function, grid, block, args[, shared_mem]) takes 4 or 5 arguments");
+        return NULL;
+    }
+    unsigned grid[3], block[3];
+    unsigned long shared = nargs == 5 ? PyLong_AsUnsignedLong(args[4]) : 0;
+    if (shared == (unsigned long)-1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (cu_launch == NULL || dims(args[1], grid) || dims(args[2], block)
+        || !PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) > MAX_ARGS) {
+        goto python;
+    }
+    Param values[MAX_ARGS];
+    void *params[MAX_ARGS];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[3]); i++) {
+        PyObject *a = PyTuple_GET_ITEM(args[3], i);
+        params[i] = &values[i];
+        if (a == Py_None) {
+            values[i].p = NULL;
+        }
+        else if (Py_TYPE(a) == ndarray_type) {
+            if (data_pointer(a, &values[i].p, NULL)) {
+                return NULL;
+            }
+        }
+        else if (PyObject_CheckBuffer(a)) {
+            /* A NumPy scalar: its bytes, as CuPy's CScalar passes them. */
+            Py_buffer view;
+            if (PyObject_GetBuffer(a, &view, PyBUF_SIMPLE)) {
+                PyErr_Clear();
+                goto python;
+            }
+            int fits = view.len <= (Py_ssize_t)sizeof(Param);
+            if (fits) {
+                memcpy(values[i].b, view.buf, view.len);
+            }
+            PyBuffer_Release(&view);
+            if (!fits) {
+                goto python;
+            }
+        }
+        else {
+            goto python;
+        }
+    }
+    PyObject *ptr = PyObject_GetAttr(args[0], str_ptr);
+    if (ptr == NULL) {
+        return NULL;
+    }
+    void *function = PyLong_AsVoidPtr(ptr);
+    Py_DECREF(ptr);
+    if (function == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    int status = run(function, grid, block, (unsigned)shared, params);
+    if (status == 0) {
+        Py_RETURN_NONE;
+    }
+    if (status < 0) {
+        return NULL;
+    }
+    /* A driver error: CuPy's launch raises it as CuPy does (or makes the launch). */
+python:;
+    PyObject *g = as_tuple(args[1]), *b = g == NULL ? NULL : as_tuple(args[2]);
+    PyObject *result = b == NULL ? NULL : PyObject_CallFunction(
+        args[0], "OOOk", g, b, args[3], shared);
+    Py_XDECREF(g);
+    Py_XDECREF(b);
+    return result;
+}
+
+/* A Python scalar as the kernel's parameter of NumPy type `code` (a dtype char), as NumPy
+ * converts it (host_scalar in _cupy_fuse): 1, or 0 where it is not one of the exact cases
+ * here (the Python path converts it, with NumPy's warnings and errors). */
+static int
+scalar(PyObject *a, char code, Param *v)
+{
+    if (PyFloat_CheckExact(a)) {
+        double d = PyFloat_AS_DOUBLE(a);
+        if (code == 'd') {
+            v->d = d;
+            return 1;
+        }
+        if (code == 'f') {
+            v->f = (float)d;
+            return !(isinf(v->f) && isfinite(d)); /* an overflow: NumPy warns */
+        }
+        return 0;
+    }
+    if (!PyLong_Check(a)) { /* bool is an int */
+        return 0;
+    }
+    int overflow;
+    long long q = PyLong_AsLongLongAndOverflow(a, &overflow);
+    if (overflow || (q == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+#define FITS(lo, hi, type)                                                                   \
+    if (q < (lo) || q > (hi)) {                                                              \
+        return 0;                                                                            \
+    }                                                                                        \
+    *(type *)v->b = (type)q;                                                                 \
+    return 1;
+    switch (code) {
+    case '?':
+        if (!PyBool_Check(a)) {
+            return 0;
+        }
+        FITS(0, 1, unsigned char)
+    case 'b': FITS(INT8_MIN, INT8_MAX, int8_t)
+    case 'B': FITS(0, UINT8_MAX, uint8_t)
+    case 'h': FITS(INT16_MIN, INT16_MAX, int16_t)
+    case 'H': FITS(0, UINT16_MAX, uint16_t)
+    case 'i': FITS(INT32_MIN, INT32_MAX, int32_t)
+    case 'I': FITS(0, UINT32_MAX, uint32_t)
+    case 'l': FITS(LONG_MIN, LONG_MAX, long)
+    case 'L': FITS(0, ULONG_MAX < LLONG_MAX ? (long long)ULONG_MAX : LLONG_MAX, unsigned long)
+    case 'q': FITS(LLONG_MIN, LLONG_MAX, long long)
+    case 'Q': FITS(0, LLONG_MAX, unsigned long long)
+    /* integers that a double (float) holds exactly */
+    case 'd': FITS(-(1LL << 53), 1LL << 53, double)
+    case 'f': FITS(-(1LL << 24), 1LL << 24, float)
+    }
+#undef FITS
+    return 0;
+}
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *small, *large, *cache, *namespace, *threshold;
+} Dispatch;
+
+/* The kernel of a cached spec (fptr, n_vec, block, out dtype, codes) on the operands. */
+static PyObject *
+run_spec(PyObject *spec, PyObject *const *args, Py_ssize_t nargs, Param *values,
+         PyObject *shape, Py_ssize_t size)
+{
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 5
+        || !PyBytes_Check(PyTuple_GET_ITEM(spec, 4))
+        || PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 4)) != nargs) {
+        PyErr_SetString(PyExc_TypeError, "dispatch: a kernel's spec is not (ptr, n, block, dtype, codes)");
+        return NULL;
+    }
+    void *function = PyLong_AsVoidPtr(PyTuple_GET_ITEM(spec, 0));
+    Py_ssize_t n_vec = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
+    long block = PyLong_AsLong(PyTuple_GET_ITEM(spec, 2));
+    if (PyErr_Occurred() || n_vec < 1 || block < 1) {
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    }
+    const char *codes = PyBytes_AS_STRING(PyTuple_GET_ITEM(spec, 4));
+    void *params[MAX_ARGS + 2];
+    int k = 0;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (codes[i] == '-') {
+            continue; /* not a parameter (astype's dtype) */
+        }
+        if (codes[i] != 'a' && !scalar(args[i], codes[i], &values[i])) {
+            return Py_NewRef(Py_None);
+        }
+        params[k++] = &values[i];
+    }
+    PyObject *operands[2] = {shape, PyTuple_GET_ITEM(spec, 3)};
+    PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    Param po, n;
+    n.q = size;
+    if (data_pointer(out, &po.p, NULL)) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    params[k++] = &po;
+    params[k++] = &n;
+    Py_ssize_t blocks = (size / n_vec + block - 1) / block;
+    unsigned grid[3] = {blocks > 0 ? (unsigned)blocks : 1, 1, 1}, threads[3] = {block, 1, 1};
+    int status = run(function, grid, threads, 0, params);
+    if (status != 0) {
+        Py_DECREF(out);
+        return status < 0 ? NULL : Py_NewRef(Py_None); /* a driver error: the Python path */
+    }
+    return out;
+}
+
+static PyObject *
+Dispatch_vectorcall(Dispatch *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (cu_launch == NULL || kwnames != NULL || nargs < 1 || nargs > MAX_ARGS) {
+        goto large;
+    }
+    PyObject *limit = PyDict_GetItemWithError(self->namespace, self->threshold);
+    if (limit == NULL) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        goto large;
+    }
+    Py_ssize_t threshold = PyLong_AsSsize_t(limit);
+    if (threshold == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *key = PyTuple_New(nargs + 1), *shape = NULL, *result = NULL;
+    if (key == NULL) {
+        return NULL;
+    }
+    Param values[MAX_ARGS];
+    Py_ssize_t size = -1;
+    enum { SMALL, LARGE, DONE } path = LARGE;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *a = args[i], *item;
+        if (Py_TYPE(a) == ndarray_type) {
+            /* _cupy_kernels._generic's tests, in its order */
+            PyObject *value;
+            if (shape == NULL) {
+                value = PyObject_GetAttr(a, str_size);
+                size = value == NULL ? -1 : PyLong_AsSsize_t(value);
+                Py_XDECREF(value);
+                if (size == -1 && PyErr_Occurred()) {
+                    goto error;
+                }
+                if (size < threshold) {
+                    path = SMALL;
+                    goto done;
+                }
+                shape = PyObject_GetAttr(a, str_shape);
+                if (shape == NULL) {
+                    goto error;
+                }
+            }
+            else {
+                value = PyObject_GetAttr(a, str_shape);
+                int same = value == NULL ? -1 : PyObject_RichCompareBool(value, shape, Py_EQ);
+                Py_XDECREF(value);
+                if (same < 0) {
+                    goto error;
+                }
+                if (!same) {
+                    path = SMALL;
+                    goto done;
+                }
+            }
+            value = PyObject_GetAttr(a, str_contiguous);
+            if (value == NULL) {
+                goto error;
+            }
+            Py_DECREF(value);
+            PyObject *device = NULL;
+            if (value != Py_True) {
+                path = SMALL;
+                goto done;
+            }
+            if (data_pointer(a, &values[i].p, PyTuple_GET_ITEM(key, 0) ? NULL : &device)) {
+                goto error;
+            }
+            if (device != NULL) {
+                PyTuple_SET_ITEM(key, 0, device);
+            }
+            if ((uintptr_t)values[i].p & 15) {
+                path = SMALL;
+                goto done;
+            }
+            item = PyObject_GetAttr(a, str_dtype);
+            if (item == NULL) {
+                goto error;
+            }
+        }
+        else if (PyFloat_CheckExact(a) || PyLong_CheckExact(a) || PyBool_Check(a)
+                 || PyComplex_CheckExact(a)) {
+            item = Py_NewRef((PyObject *)Py_TYPE(a));
+        }
+        else if (PyObject_TypeCheck(a, dtype_type)) {
+            item = Py_NewRef(a);
+        }
+        else {
+            goto done; /* None, another type: the Python function decides */
+        }
+        PyTuple_SET_ITEM(key, i + 1, item);
+    }
+    if (shape == NULL) {
+        goto done;
+    }
+    PyObject *kernel = PyDict_GetItemWithError(self->cache, key);
+    if (kernel == NULL) {
+        if (PyErr_Occurred()) {
+            goto error;
+        }
+        goto done; /* not compiled yet: the Python function compiles it */
+    }
+    if (kernel == Py_None) {
+        path = SMALL;
+        goto done;
+    }
+    PyObject *spec = PyObject_GetAttr(kernel, str_spec);
+    if (spec == NULL) {
+        goto error;
+    }
+    result = run_spec(spec, args, nargs, values, shape, size);
+    Py_DECREF(spec);
+    if (result == Py_None) {
+        Py_CLEAR(result); /* a case the Python function converts or reports */
+    }
+    else {
+        path = DONE;
+    }
+done:
+    Py_DECREF(key);
+    Py_XDECREF(shape);
+    if (path == DONE) {
+        return result;
+    }
+    if (path == SMALL) {
+        return PyObject_Vectorcall(self->small, args, nargsf, kwnames);
+    }
+large:
+    return PyObject_Vectorcall(self->large, args, nargsf, kwnames);
+error:
+    Py_DECREF(key);
+    Py_XDECREF(shape);
+    return NULL;
+}
+
+static PyObject *
+Dispatch_call(Dispatch *self, PyObject *args, PyObject *kwargs)
+{
+    return PyObject_Call(self->large, args, kwargs);
+}
+
+/* Every other attribute (__name__, ufunc for fuse ...) is the large function's. */
+static PyObject *
+Dispatch_getattro(Dispatch *self, PyObject *name)
+{
+    PyObject *value = PyObject_GenericGetAttr((PyObject *)self, name);
+    if (value == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        return PyObject_GetAttr(self->large, name);
+    }
+    return value;
+}
+
+static int
+Dispatch_traverse(Dispatch *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->small);
+    Py_VISIT(self->large);
+    Py_VISIT(self->cache);
+    Py_VISIT(self->namespace);
+    Py_VISIT(self->threshold);
+    return 0;
+}
+
+static int
+Dispatch_clear(Dispatch *self)
+{
+    Py_CLEAR(self->small);
+    Py_CLEAR(self->large);
+    Py_CLEAR(self->cache);
+    Py_CLEAR(self->namespace);
+    Py_CLEAR(self->threshold);
+    return 0;
+}
+
+static void
+Dispatch_dealloc(Dispatch *self)
+{
+    PyObject_GC_UnTrack(self);
+    Dispatch_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+Dispatch_repr(Dispatch *self)
+{
+    return PyObject_Repr(self->large);
+}
+
+static PyTypeObject DispatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "xpgpu._backend._launch.Dispatch",
+    .tp_basicsize = sizeof(Dispatch),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(Dispatch, vectorcall),
+    .tp_call = (ternaryfunc)Dispatch_call,
+    .tp_getattro = (getattrofunc)Dispatch_getattro,
+    .tp_repr = (reprfunc)Dispatch_repr,
+    .tp_traverse = (traverseproc)Dispatch_traverse,
+    .tp_clear = (inquiry)Dispatch_clear,
+    .tp_dealloc = (destructor)Dispatch_dealloc,
+};
+
+static PyObject *
+dispatch(PyObject *module, PyObject *args)
+{
+    PyObject *small, *large, *cache, *namespace, *threshold;
+    if (!PyArg_ParseTuple(args, "OOO!O!U:dispatch", &small, &large, &PyDict_Type, &cache,
+                          &PyDict_Type, &namespace, &threshold)) {
+        return NULL;
+    }
+    Dispatch *self = PyObject_GC_New(Dispatch, &DispatchType);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->vectorcall = (vectorcallfunc)Dispatch_vectorcall;
+    self->small = Py_NewRef(small);
+    self->large = Py_NewRef(large);
+    self->cache = Py_NewRef(cache);
+    self->namespace = Py_NewRef(namespace);
+    self->threshold = Py_NewRef(threshold);
+    PyObject_GC_Track(self);
+    return (PyObject *)self;
+}
+
+/* The C function of a Cython module's C API capsule, checked against its signature. */
+static void *
+capsule(PyObject *value, const char *signature)
+{
+    const char *name = PyCapsule_GetName(value);
+    /* Cython names a capsule by the C signature (with the exception value, by version) */
+    if (name == NULL || strncmp(name, signature, strlen(signature)) != 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_ImportError, "setup: a C API of signature '%s', not '%s'",
+                         signature, name);
+        }
+        return NULL;
+    }
+    return PyCapsule_GetPointer(value, name);
+}
+
+static PyObject *
+setup(PyObject *module, PyObject *args)
+{
+    PyObject *ndarray, *dtype, *stream, *context;
+    if (!PyArg_ParseTuple(args, "O!O!OO:setup", &PyType_Type, &ndarray, &PyType_Type, &dtype,
+                          &stream, &context)) {
+        return NULL;
+    }
+    void *s = capsule(stream, "intptr_t (void)");
+    void *c = s == NULL ? NULL : capsule(context, "PyObject *(void)");
+    if (c == NULL) {
+        return NULL;
+    }
+    void *f = NULL;
+#ifndef _WIN32
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    f = lib == NULL ? NULL : dlsym(lib, "cuLaunchKernel");
+#endif
+    if (f == NULL) {
+        PyErr_SetString(PyExc_ImportError, "setup: cuLaunchKernel is not loaded");
+        return NULL;
+    }
+    current_stream = (intptr_t (*)(void))s;
+    ensure_context = (PyObject * (*)(void)) c;
+    Py_XSETREF(ndarray_type, (PyTypeObject *)Py_NewRef(ndarray));
+    Py_XSETREF(dtype_type, (PyTypeObject *)Py_NewRef(dtype));
+    cu_launch = (cu_launch_t)f;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+count(PyObject *module, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromUnsignedLongLong(launches);
+}
+
+static PyMethodDef module_methods[] = {
+    {"setup", setup, METH_VARARGS,
+     "setup(cupy.ndarray, numpy.dtype, get_current_stream_ptr capsule, _ensure_context "
+     "capsule): finds cuLaunchKernel in the loaded libcuda; ImportError where it cannot."},
+    {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
+     "launch(function, grid, block, args[, shared_mem]): function(grid, block, args, "
+     "shared_mem) of a CuPy Function, with less Python in between."},
+    {"dispatch", dispatch, METH_VARARGS,
+     "dispatch(small, large, cache, namespace, threshold): an element-wise function "
+     "running large's cached kernels (see the module's docstring)."},
+    {"launches", count, METH_NOARGS, "launches(): how many kernels this module launched."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "xpgpu._backend._launch",
+    "Kernel launches on CUDA without CuPy's Python layer.", -1, module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__launch(void)
+{
+    if (PyType_Ready(&DispatchType) < 0) {
+        return NULL;
+    }
+#define INTERN(var, text)                                                                    \
+    if ((var = PyUnicode_InternFromString(text)) == NULL) {                                  \
+        return NULL;                                                                         \
+    }
+    INTERN(str_size, "size")
+    INTERN(str_shape, "shape")
+    INTERN(str_contiguous, "_c_contiguous")
+    INTERN(str_data, "data")
+    INTERN(str_ptr, "ptr")
+    INTERN(str_device_id, "device_id")
+    INTERN(str_dtype, "dtype")
+    INTERN(str_spec, "spec")
+#undef INTERN
+    return PyModule_Create(&module_def);
+}
