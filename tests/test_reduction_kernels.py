@@ -295,3 +295,30 @@ def test_dispatch() -> None:
     assert C._scan(large.astype(cupy.int32), -1, cupy.int16) is None
     assert S._arg("argmax", large.astype(cupy.complex64), None, False) is None
     assert S._arg("argmax", large.reshape(64, 32, 64), 1, False) is None
+
+
+def test_partials_buffer_reused_per_stream() -> None:
+    """The blocks' partials of a launch go to one buffer per (device, stream, item size),
+    not an allocation a call: back-to-back reductions of other arrays, dtypes and sizes,
+    with no synchronisation between them, each give their own result; another stream has
+    its own buffer."""
+    import cupy
+
+    rng = np.random.default_rng(11)
+    hosts = [rng.standard_normal(n).astype(d) for n in (1 << 20, 300_001, 1 << 17)
+             for d in ("float32", "float64")]
+    xs = [cupy.asarray(h) for h in hosts]
+    runs = [(R.FIXES["sum"](x), R.FIXES["max"](x), R.var(x), S.FIXES["argmax"](x))
+            for x in xs for _ in range(2)]
+    keys = len(R._scratches)
+    for (total, top, var, arg), h in zip(runs, [h for h in hosts for _ in range(2)]):
+        np.testing.assert_allclose(total.get(), h.sum(dtype=np.float64), rtol=1e-4)
+        assert top.get() == h.max() and arg.get() == h.argmax()
+        np.testing.assert_allclose(var.get(), h.astype(np.float64).var(), rtol=1e-4)
+    R.FIXES["sum"](xs[0])
+    assert len(R._scratches) == keys  # reused, not one more
+    with cupy.cuda.Stream(non_blocking=True) as stream:
+        total = R.FIXES["sum"](xs[0])
+        stream.synchronize()
+    assert len(R._scratches) > keys
+    np.testing.assert_allclose(total.get(), hosts[0].sum(dtype=np.float64), rtol=1e-4)

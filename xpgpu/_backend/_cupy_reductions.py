@@ -269,10 +269,7 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
             x, out, numpy.int64(rows), numpy.int64(length), alpha, numpy.int32(root)))
         return out
     chunks = _chunks(rows, length, BLOCK * n * 4, device)
-    tickets, partial = None, None
-    if chunks > 1:
-        tickets = _ticket_buffer(device)
-        partial = cupy.empty(rows * chunks * 3 * 8, numpy.uint8)  # (n, mean, M2) triples
+    tickets, partial = _scratch(device, 3 * 8) if chunks > 1 else (None, None)  # (n, mean, M2)
     launch(kernels[0], rows * chunks, BLOCK, (
         x, out, partial, tickets, numpy.int64(length), numpy.int32(chunks), alpha,
         numpy.int32(root)))
@@ -431,7 +428,7 @@ def _wave(device: int) -> int:
 # Rows reduced by several blocks at most (each has a ticket in a zeroed buffer per device
 # that the last block resets); with more rows, one block a row.
 MAX_SPLIT_ROWS = 1024
-_tickets: dict[Any, Any] = {}
+_scratches: dict[Any, Any] = {}  # by (device, stream): tickets; (..., itemsize, slot): both
 _reduce_kernels: dict[Any, Any] = {}
 
 
@@ -481,14 +478,23 @@ def _width(x: Any, length: int) -> int:
     return 16 // size if not (length * size) & 15 and not (x.data.ptr & 15) else 1
 
 
-def _ticket_buffer(device: int) -> Any:
-    """The zeroed tickets of the device's current stream (launches on one stream run in
-    order; the last block of each row resets its ticket)."""
-    key = (device, cupy.cuda.get_current_stream().ptr)
-    tickets = _tickets.get(key)
-    if tickets is None:
-        tickets = _tickets[key] = cupy.zeros(MAX_SPLIT_ROWS, numpy.uint32)
-    return tickets
+def _scratch(device: int, itemsize: int, slot: int = 0) -> tuple[Any, Any]:
+    """The zeroed tickets of the device's current stream, and a buffer for the blocks'
+    partials of ``itemsize`` bytes each (``slot``: a second buffer of a launch), kept per
+    stream: launches on one stream run in order, each row's last block resets its ticket
+    and has read the partials before its launch ends. The buffer holds ``rows * chunks``
+    partials of any launch (rows * ceil(wave / rows) < wave + MAX_SPLIT_ROWS); reusing it
+    saves an allocation a call (~2 µs on an H100 host, a fifth of a whole-array sum's)."""
+    key = (device, cupy.cuda.get_current_stream().ptr, itemsize, slot)
+    s = _scratches.get(key)
+    if s is None:
+        t = (device, key[1])
+        tickets = _scratches.get(t)
+        if tickets is None:
+            tickets = _scratches[t] = cupy.zeros(MAX_SPLIT_ROWS, numpy.uint32)
+        size = (MAX_SPLIT_ROWS + _wave(device)) * itemsize
+        s = _scratches[key] = (tickets, cupy.ndarray((size,), numpy.uint8))
+    return s  # type: ignore[no-any-return]
 
 
 def _chunks(rows: int, length: int, per_block: int, device: int) -> int:
@@ -527,9 +533,8 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
                (x, out, numpy.int64(rows), numpy.int64(length)))
         return out
     chunks = _chunks(rows, length, BLOCK * n * 4, device)
-    tickets = _ticket_buffer(device) if chunks > 1 else None
-    partial = cupy.ndarray((rows * chunks,), numpy.int32 if load else dtype) if chunks > 1 \
-        else out
+    tickets, partial = _scratch(device, 4 if load else dtype.itemsize) if chunks > 1 else (
+        None, out)
     launch(kernels[0], rows * chunks, BLOCK, (x, out, partial, tickets, numpy.int64(length),
                                             numpy.int32(chunks)))
     return out

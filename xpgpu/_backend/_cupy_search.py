@@ -194,11 +194,9 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
         return out
     chunks = _r._chunks(rows, length, _r.BLOCK * n * 4, device)
     pv = pi = tickets = None
-    if chunks > 1:
-        tickets = _r._ticket_buffer(device)
-        w = numpy.int32 if dtype.itemsize < 4 else dtype
-        pv = cupy.ndarray((rows * chunks,), w)
-        pi = cupy.ndarray((rows * chunks,), numpy.int64)
+    if chunks > 1:  # partial values (at least int32) and indices
+        tickets, pv = _r._scratch(device, max(4, dtype.itemsize))
+        pi = _r._scratch(device, 8, 1)[1]
     launch(kernels[0], rows * chunks, _r.BLOCK, (x, out, pv, pi, tickets, numpy.int64(length),
                                                  numpy.int32(chunks)))
     return out
