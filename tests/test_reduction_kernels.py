@@ -311,7 +311,7 @@ def test_partials_buffer_reused_per_stream() -> None:
     runs = [(R.FIXES["sum"](x), R.FIXES["max"](x), R.var(x), S.FIXES["argmax"](x))
             for x in xs for _ in range(2)]
     keys = len(R._scratches)
-    for (total, top, var, arg), h in zip(runs, [h for h in hosts for _ in range(2)]):
+    for (total, top, var, arg), h in zip(runs, [h for h in hosts for _ in range(2)], strict=True):
         np.testing.assert_allclose(total.get(), h.sum(dtype=np.float64), rtol=1e-4)
         assert top.get() == h.max() and arg.get() == h.argmax()
         np.testing.assert_allclose(var.get(), h.astype(np.float64).var(), rtol=1e-4)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import to_numpy
 
 import xpgpu as xp
 from xpgpu import _devices, _elementwise
@@ -209,3 +210,58 @@ def test_launch_dispatch_hands_other_calls_to_python() -> None:
     assert calls == [((3,), (32, 2), [None], 8)]
     with pytest.raises(TypeError):
         _launch.launch(function, 1, 1)
+
+
+@built
+def test_views_in_c_as_in_python(device: Any) -> None:
+    """__getitem__, reshape and permute_dims in C (View): for every key, shape and axes,
+    the Python function's result (values, dtype, device) or its exception and message;
+    values as NumPy's."""
+    from xpgpu import _manipulation as m_  # the strict functions (the permissive profile's
+    reshape, permute_dims = m_.reshape, m_.permute_dims  # take lists too, then call these)
+
+    getitem = xp.Array.__getitem__  # either profile's
+    assert type(getitem).__name__ == type(reshape).__name__ == type(permute_dims).__name__ == "View"
+    host = np.arange(24.0)
+    a = xp.asarray(host, device=device)
+    m = xp.reshape(xp.asarray(host, device=device), (4, 6))
+    cases = [(a, k) for k in (slice(1, 10), slice(None, None, -3), slice(-5, None),
+                              slice(30, 40), 3, -1, 24, -25, slice(0, 5, 0), slice(1.0, 2), True,
+                              (2,), (slice(4),), (), Ellipsis, None, (1, 2))]
+    cases += [(m, k) for k in ((2, slice(None)), (-1, slice(1, None, 2)), (slice(None), 5),
+                               (0, 0), (4, 0), slice(1, 3), 1, (1,), (Ellipsis, 1))]
+    calls = [(getitem, getitem.__wrapped__, x, k) for x, k in cases]
+    calls += [(reshape, reshape.__wrapped__, x, s) for x in (a, m)
+              for s in ((4, 6), (-1, 2), (2, -1, 3), (24,), (5, 5), (-1, -1), (-2, 12), [4, 6],
+                        (4.0, 6), (2**70, 0))]
+    calls += [(permute_dims, permute_dims.__wrapped__, m, p)
+              for p in ((1, 0), (0, 1), (-1, 0), (0, 0), (2, 0), (0,), [1, 0], (1.0, 0))]
+    for fast, python, x, key in calls:
+        outcome = []
+        for f in (fast, python):
+            try:
+                r = f(x, key)
+                outcome.append((to_numpy(r), r.dtype, r.device, r.shape))
+            except Exception as e:  # the same refusal, word for word
+                outcome.append((type(e), str(e)))
+        (got, want) = outcome
+        assert type(got[0]) is type(want[0]), (fast, key, got, want)
+        if isinstance(want[0], type):
+            assert got == want, (fast, key)
+        else:
+            np.testing.assert_array_equal(got[0], want[0])
+            assert got[1:] == want[1:], (fast, key)
+    np.testing.assert_array_equal(to_numpy(m[1, 2:5]), host.reshape(4, 6)[1, 2:5])
+    np.testing.assert_array_equal(to_numpy(xp.permute_dims(m, (1, 0))), host.reshape(4, 6).T)
+
+
+def test_backend_views_are_ndarray_methods() -> None:
+    """View calls the ndarray methods reshape and transpose: every backend's reshape and
+    permute_dims are those methods (_backend.method), or the C path would differ."""
+    for device in _devices.all_devices():
+        backend = device.backend
+        assert backend.reshape.__name__ == "reshape", device
+        assert backend.permute_dims.__name__ == "transpose", device
+        data = backend.asarray(np.arange(6.0))
+        assert backend.reshape(data, (2, 3)).shape == (2, 3)
+        assert backend.permute_dims(backend.reshape(data, (2, 3)), (1, 0)).shape == (3, 2)

@@ -8,9 +8,10 @@ Operators are installed by ``_operators``, indexing by ``_indexing`` and DLPack 
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import _validate as v
 from . import _version
@@ -321,6 +322,27 @@ def edges(data: Any, backend: Any, edgeitems: int) -> Any:
 _ALL_KINDS = frozenset(FROM_NP.values())
 _REAL_KINDS = KINDS["bool"] | KINDS["integral"] | KINDS["real floating"]
 _INDEX_KINDS = KINDS["integral"]
+
+
+# The compiled fast paths (_speedups.c), where they were built and XPGPU_PURE_PYTHON is
+# unset; _elementwise sets them up. Each hands every call it does not take, untouched, to
+# the Python function it wraps: the definition.
+speedups: Any = None
+if not os.environ.get("XPGPU_PURE_PYTHON"):
+    try:
+        from . import _speedups as speedups  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        pass
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+GETITEM, RESHAPE, PERMUTE = 0, 1, 2
+
+
+def compiled_view(func: _F, kind: int, name: str = "") -> _F:
+    """``func`` (``Array.__getitem__``, ``reshape`` or ``permute_dims``: ``kind``) with its
+    fast path in C, where it was built; ``name``: the ndarray method that the backends'
+    function of that name calls (``_backend.method``)."""
+    return func if speedups is None else speedups.view(func, kind, name)  # type: ignore[no-any-return]
 
 
 def wrap(data: Any, dtype: DType, device: Device) -> Array:

@@ -10,13 +10,12 @@ get wrong are fixed in the backend adapters, by the same name.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from itertools import chain
 from typing import Any, NoReturn
 
 from . import _validate as v
-from ._array import Array, wrap, wrap_checked
+from ._array import Array, speedups, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTE, REAL_OF, DType, bool_, int64
 from ._scalars import INT_BOUNDS as _BOUNDS
@@ -129,16 +128,11 @@ _HI = tuple(_BOUNDS[d][1] if d in _BOUNDS else _BOUNDS[int64][1] for d in ALL)
 # The compiled fast path of the binary functions (_speedups.c), where it was built and
 # XPGPU_PURE_PYTHON is unset. It takes two arrays on one device with allowed dtypes, from
 # the same tables, and hands every other call to the Python function, the definition.
-_speedups: Any = None
-if not os.environ.get("XPGPU_PURE_PYTHON"):
-    try:
-        from . import _speedups  # type: ignore[attr-defined, no-redef]
-    except ImportError:
-        pass
-    else:
-        _speedups.setup(Array, vars(Array)["_data"], vars(Array)["_dtype"],
-                        vars(Array)["_device"], vars(DType)["_i"], vars(DType)["dtype"],
-                        vars(Device)["backend"], CPU, wrap_checked, _ERRSTATE, _QUIET)
+_speedups: Any = speedups
+if _speedups is not None:
+    _speedups.setup(Array, vars(Array)["_data"], vars(Array)["_dtype"], vars(Array)["_device"],
+                    vars(DType)["_i"], vars(DType)["dtype"], vars(Device)["backend"], CPU,
+                    wrap_checked, _ERRSTATE, _QUIET)
 
 
 def _describe(func: Callable[..., Any], label: str, name: str, category: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import _validate as v
 from . import _version
-from ._array import Array, wrap, wrap_checked
+from ._array import GETITEM, Array, compiled_view, wrap, wrap_checked
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION, DType, bool_
 from ._scalars import INT_BOUNDS
 
@@ -242,7 +242,8 @@ def getitem(key_of: Callable[[Array, Any, str], Any],
             return wrap_checked("__getitem__", result, self._device, self._dtype)
         return wrap(result, self._dtype, self._device)
 
-    return __getitem__
+    # Note: the first two fast paths above again in C (_speedups.c: View), where built.
+    return compiled_view(__getitem__, GETITEM)
 
 
 def _keeps(dtype: DType, value: Any) -> bool:
