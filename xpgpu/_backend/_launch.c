@@ -73,7 +73,13 @@ data_pointer(PyObject *a, void **ptr, PyObject **device)
     }
     *ptr = PyLong_AsVoidPtr(value);
     Py_DECREF(value);
-    return *ptr == NULL && PyErr_Occurred() ? -1 : 0;
+    if (*ptr == NULL && PyErr_Occurred()) {
+        if (device != NULL) {
+            Py_CLEAR(*device);
+        }
+        return -1;
+    }
+    return 0;
 }
 
 /* cuLaunchKernel on CuPy's current stream: 0, or the driver's error. */
