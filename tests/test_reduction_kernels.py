@@ -1,8 +1,10 @@
-"""xpgpu's own CUDA kernels for any/all (xpgpu/_backend/_cupy_reductions.py), argmax/argmin
-(_cupy_search.py) and cumulative_sum (_cupy_scan.py) against NumPy on the host: exact for
-any, all, argmax, argmin and integer sums; floating sums exact where every partial sum is
-an integer below 2**24 (any order gives the same), else within the bound the scan order
-gives (the module's docstring). Rows 1 to 5000, lengths around the vector and block
+"""xpgpu's own CUDA kernels for any/all and integer and complex sum/prod
+(xpgpu/_backend/_cupy_reductions.py), argmax/argmin (_cupy_search.py) and cumulative_sum
+(_cupy_scan.py) against NumPy on the host: exact for any, all, argmax, argmin and integer
+sums and products (modulo 2**64, as NumPy's); complex sums and products within the
+reduction order's rounding; floating scans exact where every partial sum is an integer
+below 2**24 (any order gives the same), else within the bound the scan order gives (the
+module's docstring). Rows 1 to 5000, lengths around the vector and block
 boundaries, every dtype the kernels take, NaN, +-inf, -0.0, ties, misaligned views;
 the dispatch thresholds (small and strided arrays keep CuPy's path).
 
@@ -190,6 +192,72 @@ def test_truth_bool_bytes(forced: None) -> None:
         assert bool(to_numpy(xp.any(_device(~host))))
 
 
+# Rows that take the segmented kernel with 1 to 32 lanes a row, and the block kernel.
+ROWS = [*FEW, (3, 4099), (1000, 1024), (8000, 100), (65536, 64), (20000, 7), (600, 500)]
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_reductions(forced: None, op: str, dtype: str) -> None:
+    """Integer sums and products accumulate in int64 (signed) or uint64 (unsigned), the
+    standard's dtype, and wrap around as NumPy's: exact whatever the order; max and min
+    keep the dtype (its extremes included)."""
+    rng = np.random.default_rng(12)
+    d = np.dtype(dtype)
+    summed = op in ("sum", "prod")
+    acc = np.dtype("int64" if d.kind == "i" else "uint64") if summed else d
+    kw = {"dtype": acc} if summed else {}
+    info = np.iinfo(d)
+    for shape in ROWS:
+        host = rng.integers(int(info.min), int(info.max), shape, dtype=d, endpoint=True)
+        x = _device(host)
+        for axis in (None, -1):
+            for keepdims in (False, True):
+                got = getattr(xp, op)(x, axis=axis, keepdims=keepdims)
+                want = getattr(np, op)(host, axis=axis, keepdims=keepdims, **kw)
+                assert np.dtype(got.dtype) == acc
+                np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{shape} {axis}")
+        if summed:
+            assert to_numpy(getattr(xp, op)(x, dtype=getattr(xp, str(acc)))) == getattr(
+                np, op)(host, dtype=acc)
+    ext = np.array([[info.max] * 5, [info.min] * 5], d)
+    np.testing.assert_array_equal(to_numpy(getattr(xp, op)(_device(ext), axis=-1)),
+                                  getattr(np, op)(ext, axis=-1, **kw))
+    np.testing.assert_array_equal(to_numpy(getattr(xp, op)(x[:, 1:], axis=-1)),
+                                  getattr(np, op)(host[:, 1:], axis=-1, **kw))
+    assert any(k[0] == op and k[1] == d and k[5] == acc for k in R._reduce_kernels)
+
+
+@pytest.mark.parametrize("op", ["sum", "prod"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sum_prod(forced: None, op: str, dtype: str) -> None:
+    """Complex sums and products against NumPy in complex128: within the reduction
+    order's rounding, the same bits on a second call; NaN propagates."""
+    rng = np.random.default_rng(13)
+    tol = (1e-2 if op == "prod" else 1e-5) if dtype == "complex64" else 1e-11
+    for shape in ROWS:
+        if op == "prod":  # factors near the unit circle: the product stays finite
+            host = (rng.uniform(0.999, 1.001, shape)
+                    * np.exp(1j * rng.uniform(-np.pi, np.pi, shape))).astype(dtype)
+        else:
+            host = (rng.uniform(0.5, 1.5, shape) + 1j * rng.uniform(-1, 1, shape)).astype(dtype)
+        x = _device(host)
+        for axis in (None, -1):
+            for keepdims in (False, True):
+                got = to_numpy(getattr(xp, op)(x, axis=axis, keepdims=keepdims))
+                again = to_numpy(getattr(xp, op)(x, axis=axis, keepdims=keepdims))
+                want = getattr(np, op)(host.astype(np.complex128), axis=axis, keepdims=keepdims)
+                assert got.dtype == np.dtype(dtype) and got.shape == want.shape
+                assert got.tobytes() == again.tobytes()
+                scale = (np.abs(host).sum(axis=axis, keepdims=keepdims) if op == "sum"
+                         else np.abs(want))
+                assert (np.abs(got - want) <= tol * scale).all(), (shape, axis)
+        host.reshape(-1)[-1] = complex(np.nan, 1.0)
+        got = to_numpy(getattr(xp, op)(_device(host), axis=-1))
+        assert np.isnan(got[-1]) and not np.isnan(got[:-1]).any()
+    assert any(k[0] == op and k[1] == np.dtype(dtype) for k in R._reduce_kernels)
+
+
 # (input dtype, the dtype= passed or None): the default accumulation is the standard's.
 SCAN_CASES = [("int8", None), ("int16", None), ("int32", None), ("int64", None),
               ("uint8", None), ("uint32", None), ("uint64", None), ("int32", "int32"),
@@ -285,11 +353,16 @@ def test_dispatch() -> None:
         assert f(cupy.ones((0, 3), cupy.float32), -1) is None
     for f in (lambda a: S._arg("argmax", a, -1, False), lambda a: R._reduce("any", a, -1, False),
               lambda a: R._reduce("max", a, -1, False),
+              lambda a: R._reduce("sum", a.astype(cupy.int32), -1, False),
+              lambda a: R._reduce("prod", a.astype(cupy.uint8), -1, False),
               lambda a: C._scan(a.astype(cupy.int32), -1, None)):
         assert f(small) is not None  # exact: every size
     for f in (lambda a: R._reduce("sum", a, -1, False), lambda a: R._reduce("mean", a, -1, False),
+              lambda a: R._reduce("sum", a.astype(cupy.complex64), -1, False),
               lambda a: R._moments(a, -1, 0, False, True), lambda a: C._scan(a, -1, None)):
         assert f(small) is None  # rows that round, below THRESHOLD
+    assert R._reduce("sum", large.astype(cupy.int32), -1, False, cupy.int32) is None
+    assert R._reduce("mean", large.astype(cupy.int32), -1, False) is None
     assert C._scan(large, 0, None) is None  # not the last axis
     assert C._scan(large, -1, cupy.float16) is None  # a narrower accumulation
     assert C._scan(large.astype(cupy.int32), -1, cupy.int16) is None

@@ -143,13 +143,7 @@ _kernels: dict[Any, Any] = {}
 
 def _worst(dtype: numpy.dtype, op: str) -> str:
     """The C literal of the value no element is worse than: -inf for argmax of a float."""
-    if dtype.kind == "f":
-        return f"(W)({'-' if op == 'argmax' else ''}CUDART_INF)"
-    info = numpy.iinfo(dtype)
-    v = int(info.min if op == "argmax" else info.max)
-    if v == -(1 << 63):
-        return "(W)(-0x7fffffffffffffffLL - 1)"
-    return f"(W)({v}{'ULL' if v >= 1 << 63 else 'LL'})"
+    return _r.limit(dtype, op == "argmin", "W")
 
 
 def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
@@ -193,10 +187,9 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
                (x, out, numpy.int64(rows), numpy.int64(length)))
         return out
     chunks = _r._chunks(rows, length, _r.BLOCK * n * 4, device)
-    pv = pi = tickets = None
-    if chunks > 1:  # partial values (at least int32) and indices
-        tickets, pv = _r._scratch(device, max(4, dtype.itemsize))
-        pi = _r._scratch(device, 8, 1)[1]
+    # partial values (at least int32) and indices
+    tickets, pv, pi = _r._scratch(device, max(4, dtype.itemsize), 8) if chunks > 1 else (
+        None, None, None)
     launch(kernels[0], rows * chunks, _r.BLOCK, (x, out, pv, pi, tickets, numpy.int64(length),
                                                  numpy.int32(chunks)))
     return out
