@@ -35,7 +35,8 @@ PERCALL: tuple[tuple[str, str], ...] = (
 )
 GROUP = dict(PERCALL)
 
-# Throughput: (name, input dtypes allowed, bytes moved per element / itemsize, bool bytes)
+# Throughput: (name, input dtypes allowed, bytes moved per element / itemsize, bool bytes).
+# ``A`` is the same elements as rows of ROW elements (one row below ROW elements).
 THROUGHPUT: tuple[tuple[str, str, int, int], ...] = (
     ("copy", "all", 2, 0),
     ("add(a, b)", "all", 3, 0),
@@ -43,8 +44,18 @@ THROUGHPUT: tuple[tuple[str, str, int, int], ...] = (
     ("sin(a)", "floating", 2, 0),
     ("where(m, a, b)", "all", 3, 1),
     ("sum(a)", "all", 1, 0),
+    ("sum(A, axis=-1)", "all", 1, 0),
+    ("max(a)", "real", 1, 0),
+    ("argmax(a)", "real", 1, 0),
+    ("var(a)", "real floating", 1, 0),
+    ("var(A, axis=-1)", "real floating", 1, 0),
+    ("cumulative_sum(a)", "all", 2, 0),
 )
 DTYPES = ("float32", "float64", "int32", "complex64")
+ALLOWED = {"all": frozenset(DTYPES), "floating": frozenset(DTYPES) - {"int32"},
+           "real": frozenset(DTYPES) - {"complex64"},
+           "real floating": frozenset({"float32", "float64"})}
+ROW = 1024
 
 
 def _find(name: str) -> Any:
@@ -120,6 +131,8 @@ class Lib:
 
     def throughput(self, op: str, a: Any, b: Any, m: Any) -> Callable[[], Any]:
         ns = self.ns
+        n = a.shape[0]
+        A = ns.reshape(a, (n // ROW, ROW) if n >= ROW else (1, n))
         return {
             "copy": lambda: ns.asarray(a, copy=True) if self.name != "PyTorch" else a.clone(),
             "add(a, b)": lambda: ns.add(a, b),
@@ -127,6 +140,12 @@ class Lib:
             "sin(a)": lambda: ns.sin(a),
             "where(m, a, b)": lambda: ns.where(m, a, b),
             "sum(a)": lambda: ns.sum(a),
+            "sum(A, axis=-1)": lambda: ns.sum(A, axis=-1),
+            "max(a)": lambda: ns.max(a),
+            "argmax(a)": lambda: ns.argmax(a),
+            "var(a)": lambda: ns.var(a),
+            "var(A, axis=-1)": lambda: ns.var(A, axis=-1),
+            "cumulative_sum(a)": lambda: ns.cumulative_sum(a),
         }[op]
 
 
@@ -159,8 +178,9 @@ def _numpy_like(name: str, mod: Any, put: Callable[[np.ndarray], Any],
     """NumPy or CuPy: the names the standard spells differently."""
     vecdot = getattr(mod, "vecdot", None) or (lambda x, y: (x * y).sum(axis=-1))
     unique_values = getattr(mod, "unique_values", None) or mod.unique
+    cumulative_sum = getattr(mod, "cumulative_sum", None) or mod.cumsum
     shim = _Shim(mod, concat=mod.concatenate, permute_dims=mod.transpose, vecdot=vecdot,
-                 unique_values=unique_values)
+                 unique_values=unique_values, cumulative_sum=cumulative_sum)
     return Lib(name, shim, put, sync, {"float32": mod.float32})
 
 
@@ -205,6 +225,8 @@ def _torch_lib(torch: Any, dev: str) -> Lib:
     shim = _Shim(
         torch, concat=torch.cat, permute_dims=torch.permute, clip=torch.clamp,
         max=torch.amax, vecdot=torch.linalg.vecdot,
+        var=lambda x, axis=None: torch.var(x, dim=axis, correction=0),
+        cumulative_sum=lambda x: torch.cumsum(x, 0),
         full=lambda n, value, **kw: torch.full((n,), value, **kw),
         sort=lambda x: torch.sort(x).values, unique_values=torch.unique,
         asarray=lambda obj, copy=None, **kw: (obj.clone() if copy else obj)

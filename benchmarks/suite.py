@@ -12,10 +12,13 @@ PyTorch and array-api-compat's CuPy namespace (each skipped when not installed).
   ``vecdot``, ``sort``, ``unique_values``, ``linalg.solve``) on 1000 float32 elements (64x64
   and 16x16 matrices), µs per call, with the targets (CPU: NumPy + 1 µs for element-wise and
   indexing, + 2 µs for the rest; CUDA: 1.05x CuPy);
-- throughput: copy, ``add``, ``a * 2``, ``sin``, ``where`` and ``sum`` over sizes 1 to 2^28
-  (capped by memory; 2^24 on the CPU unless ``--max-log2``), float32/float64/int32/complex64,
-  in GB/s of memory traffic and as a fraction of the fastest measured device copy (target on
-  CUDA from 2^20 elements: at least PyTorch's throughput);
+- throughput: copy, ``add``, ``a * 2``, ``sin``, ``where`` and the reductions (``sum``,
+  ``max``, ``argmax``, ``var`` of the whole array, ``sum`` and ``var`` along the last axis
+  of 1024-element rows, ``cumulative_sum``) over sizes 1 to 2^28 (capped by memory; 2^24 on
+  the CPU unless ``--max-log2``; ``--sizes`` picks powers of two), float32/float64/int32/
+  complex64 (each operation on the dtypes the standard allows it), in GB/s of memory
+  traffic and as a fraction of the fastest measured device copy (target on CUDA from 2^20
+  elements: at least PyTorch's throughput);
 - sort: 10 M float64 (stable, ``stable=False``, ``descending=True``).
 
 The libraries' timings alternate round by round (each round: as many calls as last a few
@@ -153,7 +156,7 @@ def throughput(libs: list[_libs.Lib], kind: str, sizes: list[int], rounds: int,
             arrays = {lib.name: (lib.put(ha), lib.put(hb), lib.put(hm)) for lib in libs}
             copy_gbs = 0.0
             for op, allowed, per, mask_bytes in _libs.THROUGHPUT:
-                if allowed == "floating" and dtype == "int32":
+                if dtype not in _libs.ALLOWED[allowed]:
                     continue
                 funcs = {}
                 for lib in libs:
@@ -300,7 +303,9 @@ def plots(out: Path, kind: str, percall_rows: list[dict[str, Any]],
     for dtype in dict.fromkeys(r["dtype"] for r in tp_rows):
         sub = [r for r in tp_rows if r["dtype"] == dtype]
         ops = list(dict.fromkeys(r["op"] for r in sub))
-        fig, axes = plt.subplots(2, (len(ops) + 1) // 2, figsize=(11, 6), squeeze=False)
+        nrows = 2 if len(ops) <= 8 else 3
+        fig, axes = plt.subplots(nrows, -(-len(ops) // nrows), figsize=(11, 3 * nrows),
+                                 squeeze=False)
         for ax, op in zip(axes.flat, ops, strict=False):
             for lib in libs:
                 pts = sorted((r["size"], r["gbs"]) for r in sub if r["op"] == op
@@ -363,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="few sizes and rounds (smoke)")
     parser.add_argument("--max-log2", type=int, default=None,
                         help="largest size as a power of two (default 28 on CUDA, 24 on CPU)")
+    parser.add_argument("--sizes", default=None,
+                        help="throughput sizes as comma-separated powers of two (20,26)")
     parser.add_argument("--parts", default="percall,throughput,sort",
                         help="comma-separated: percall, throughput, sort")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per comparison")
@@ -420,6 +427,8 @@ def main(argv: list[str] | None = None) -> int:
                 top -= 1
         step = max(1, top // 3) if args.quick else 2
         sizes = sorted({1 << k for k in range(0, top + 1, step)} | {1 << top})
+        if args.sizes:
+            sizes = sorted({1 << int(k) for k in args.sizes.split(",") if int(k) <= top})
         tp_rows = throughput(libs, kind, sizes, 3 if args.quick else 7, seconds * 2)
         write_csv(out / f"{kind}-throughput.csv", tp_rows)
         judged = throughput_judged(tp_rows, kind)
