@@ -79,12 +79,14 @@ def to_host(data: Any) -> Any:
 
 
 def from_host(data: Any, index: int) -> Any:
-    with cupy.cuda.Device(index):
-        if data.ndim == 0:
-            # Note: CuPy copies a 0-d host array with ndarray.fill, whose zero shortcut
-            # (a memset) turns -0.0 into +0.0; a 1-element copy keeps the sign.
-            return cupy.asarray(data.reshape(1)).reshape(())
-        return cupy.asarray(data)
+    # The copy goes to device ``index``, made current as DeviceBackend does (not switched
+    # back: cupy.cuda.Device's context costs a call of its own, a fifth of a small copy's).
+    use_device(index)
+    if data.ndim == 0:
+        # Note: CuPy copies a 0-d host array with ndarray.fill, whose zero shortcut
+        # (a memset) turns -0.0 into +0.0; a 1-element copy keeps the sign.
+        return cupy.asarray(data.reshape(1)).reshape(())
+    return cupy.asarray(data)
 
 
 def synchronize() -> None:
@@ -109,6 +111,12 @@ def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
         out.fill(fill_value)
     else:
         out[...] = cupy.asarray([fill_value], dtype).reshape(())  # 1-d: a copy, not a fill
+    return out
+
+
+def _zeros(shape: Any, dtype: Any, order: str = "C") -> Any:
+    out = cupy.ndarray(shape, dtype, order=order)  # cupy.zeros without its Python layer
+    out.data.memset_async(0, out.nbytes)
     return out
 
 
@@ -146,7 +154,7 @@ def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
         axis += span
 
 
-FIXES: dict[str, Any] = {"full": _full, "ones": _ones, "setitem": _setitem}
+FIXES: dict[str, Any] = {"full": _full, "zeros": _zeros, "ones": _ones, "setitem": _setitem}
 # CuPy's module functions that call the ndarray method, called as the method (the
 # reductions among them are replaced below by xpgpu's kernels, whose fallbacks they are).
 FIXES.update(_cupy_reductions.CUPY_METHODS)
