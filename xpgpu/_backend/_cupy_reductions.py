@@ -219,21 +219,27 @@ extern "C" __global__ void NAME_lanes(const T *__restrict__ x, T *__restrict__ o
 """
 
 _kernels: dict[Any, Any] = {}
-compiled_kernels = 0
+compiled_kernels = 0  # how many modules the kernels here and in _cupy_search/_scan built
+
+
+def functions(src: str, *names: str) -> tuple[Any, ...]:
+    """The kernels ``names`` of the CUDA source ``src``, compiled by NVRTC through CuPy's
+    ``compile_with_cache`` (CuPy's headers and disk cache) with CuPy's ufunc options."""
+    global compiled_kernels
+    module = compile_with_cache(src, ("--std=c++17",))
+    compiled_kernels += 1
+    return tuple(module.get_function(name) for name in names)
 
 
 def _kernel(dtype: numpy.dtype, n: int, device: int) -> Any:
     key = (dtype, n, device)
     k = _kernels.get(key)
     if k is None:
-        global compiled_kernels
         t = _scalar.get_typename(dtype)
         name = f"xpgpu_moments_{dtype.char}{n}"
         src = (f"#include <cupy/math_constants.h>\ntypedef {t} T;\n#define N {n}\n"
                f"#define G {GROUP}\n" + COMMON + _MOMENTS.replace("NAME", name))
-        module = compile_with_cache(src, ("--std=c++17",))
-        k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_lanes"))
-        compiled_kernels += 1
+        k = _kernels[key] = functions(src, name, f"{name}_lanes")
     return k
 
 
@@ -481,7 +487,6 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str |
     key = (op, dtype, n, device, load, acc_dtype)
     k = _reduce_kernels.get(key)
     if k is None:
-        global compiled_kernels
         identity, combine, result = _OPS[op]
         if identity is None:
             identity = limit(dtype, op == "min", "T")
@@ -493,10 +498,7 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str |
                f"typedef {out} TOUT;\n#define N {n}\n#define LOAD_(x) {_LOADS[load]}\n"
                f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
                f"#define RESULT ({result})\n" + COMMON + _REDUCE.replace("NAME", name))
-        module = compile_with_cache(src, ("--std=c++17",))
-        k = _reduce_kernels[key] = (module.get_function(name),
-                                    module.get_function(f"{name}_lanes"))
-        compiled_kernels += 1
+        k = _reduce_kernels[key] = functions(src, name, f"{name}_lanes")
     return k
 
 

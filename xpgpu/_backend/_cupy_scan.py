@@ -208,9 +208,7 @@ def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any
                f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
                f"#define IPT {_ipt(dtype)}\n#define NIN {16 // dtype.itemsize}\n"
                f"#define NOUT {16 // acc.itemsize}\n" + _SOURCE.replace("NAME", name))
-        module = _r.compile_with_cache(src, ("--std=c++17",))
-        k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_totals"))
-        _r.compiled_kernels += 1
+        k = _kernels[key] = _r.functions(src, name, f"{name}_totals")
     return k
 
 

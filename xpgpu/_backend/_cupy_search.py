@@ -157,9 +157,7 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
         src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n"
                f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {_worst(dtype, op)}\n"
                + _r.COMMON + _SOURCE.replace("NAME", name))
-        module = _r.compile_with_cache(src, ("--std=c++17",))
-        k = _kernels[key] = (module.get_function(name), module.get_function(f"{name}_warp"))
-        _r.compiled_kernels += 1
+        k = _kernels[key] = _r.functions(src, name, f"{name}_warp")
     return k
 
 
