@@ -313,7 +313,9 @@ FIXES: dict[str, Any] = {"var": var, "std": std}
 # over the block); with C > 1 (few long rows: the whole array) each block writes its
 # partial and the last block of a row to finish (an atomic ticket) reduces the C partials
 # in index order, so the result does not depend on which block finishes last. Many rows
-# (LANE_ROWS) take the segmented kernel: 2**k lanes a row (_lanes). CuPy's whole-array sum
+# (LANE_ROWS) take the segmented kernel: 2**k lanes a row (_lanes), lane l combining the
+# row's vectors l, l + 2**k, ... in order (each vector's elements in order), then a
+# shuffle tree over the row's lanes (offsets 2**(k-1), ..., 1). CuPy's whole-array sum
 # goes through CUB, its reductions over an axis through its own kernels; the results agree
 # within the reduction order's rounding (max, min and integers exactly, up to the sign of
 # a zero result; NaN propagates as in CuPy and the standard).
