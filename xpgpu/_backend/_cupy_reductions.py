@@ -271,7 +271,7 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     alpha = x.dtype.type(1.0 / (length - ddof) if length > ddof else math.nan)
     out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
     kernels = _kernel(x.dtype, n, device)
-    shift = _lanes(rows, length, n, device)
+    shift = _lanes(rows, length, n)
     if shift is not None:
         launch(kernels[1], -(-rows // (BLOCK >> shift)), BLOCK, (
             x, out, numpy.int64(rows), numpy.int64(length), alpha, numpy.int32(root),
@@ -551,7 +551,7 @@ def _scratch(device: int, *itemsizes: int) -> tuple[Any, ...]:
     return s  # type: ignore[no-any-return]
 
 
-def _lanes(rows: int, length: int, n: int, device: int) -> int | None:
+def _lanes(rows: int, length: int, n: int) -> int | None:
     """log2 of the lanes a row of the segmented kernel, or None for the block kernel
     (fewer than LANE_ROWS rows: each gets a block, or several). A lane takes about eight
     of the row's ``n``-element vectors, up to a warp a row. (Measured on an H100 against
@@ -603,7 +603,7 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> An
     kernels = _reduce_kernel(op, dtype, n, device, load, acc)
     out = cupy.ndarray(kept + (1,) * reduced if keepdims else kept,
                        numpy.bool_ if load else acc)
-    shift = _lanes(rows, length, n, device)
+    shift = _lanes(rows, length, n)
     if shift is not None:
         launch(kernels[1], -(-rows // (BLOCK >> shift)), BLOCK,
                (x, out, numpy.int64(rows), numpy.int64(length), numpy.int32(shift)))

@@ -141,11 +141,6 @@ _OPS = {"argmax": "((a) > (b))", "argmin": "((a) < (b))"}  # BETTER(a, b): a bea
 _kernels: dict[Any, Any] = {}
 
 
-def _worst(dtype: numpy.dtype, op: str) -> str:
-    """The C literal of the value no element is worse than: -inf for argmax of a float."""
-    return _r.limit(dtype, op == "argmin", "W")
-
-
 def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
     key = (op, dtype, n, device)
     k = _kernels.get(key)
@@ -155,7 +150,9 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
         w = "int" if dtype.itemsize < 4 else t
         name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
         src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n"
-               f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {_worst(dtype, op)}\n"
+               f"#define BETTER(a, b) {_OPS[op]}\n"
+               # WORST: the value no element is worse than (-inf for argmax of a float)
+               f"#define WORST {_r.limit(dtype, op == 'argmin', 'W')}\n"
                + _r.COMMON + _SOURCE.replace("NAME", name))
         k = _kernels[key] = _r.functions(src, name, f"{name}_warp")
     return k
