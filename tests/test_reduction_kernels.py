@@ -370,6 +370,52 @@ def test_dispatch() -> None:
     assert S._arg("argmax", large.reshape(64, 32, 64), 1, False) is None
 
 
+def test_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reduction's launch is worked out once per (shape, dtype, layout, alignment,
+    device, arguments, thresholds) and kept: a second call of the same kind adds no plan
+    and launches one kernel from the compiled module (where it is built), with the same
+    result as the Python definition (R._planned); a changed threshold, a misaligned view,
+    a list axis, split rows and CuPy's path each get what they got before plans."""
+    import cupy
+
+    from xpgpu._backend import _cupy_launch as L
+
+    rng = np.random.default_rng(12)
+    host = rng.standard_normal((600, 500)).astype(np.float32)
+    a = cupy.asarray(host)
+    calls = [lambda x: R.FIXES["sum"](x, -1), lambda x: R.FIXES["max"](x, None),
+             lambda x: R.FIXES["var"](x, -1, ddof=1), lambda x: S.FIXES["argmax"](x, -1),
+             lambda x: R.FIXES["any"](x > 0, -1), lambda x: R.FIXES["sum"](x, [0, 1])]
+    wants = [host.astype(np.float64).sum(-1), host.max(), host.astype(np.float64).var(-1, ddof=1),
+             host.argmax(-1), (host > 0).any(-1), host.astype(np.float64).sum()]
+    for f, want in zip(calls, wants, strict=True):
+        first = f(a)
+        n, before = len(R._plans), L.launches()
+        again = f(a)
+        assert len(R._plans) == n  # no new plan
+        assert not L.compiled or L.launches() - before in (1, 2)  # any's x > 0 is a launch
+        monkeypatch.setattr(R, "planned", R._planned)
+        python = f(a)
+        monkeypatch.undo()
+        for got in (first, again, python):
+            np.testing.assert_allclose(cupy.asnumpy(got), want, rtol=1e-5, atol=1e-4)
+        np.testing.assert_array_equal(cupy.asnumpy(again), cupy.asnumpy(python))
+    # views of one shape, 16-byte aligned and not, each take their own plan
+    flat, k = a.ravel(), 1 << 15
+    for offset in (0, 1, 4, 1):
+        want = host.ravel()[offset:offset + k].astype(np.float64).sum()
+        got = cupy.asnumpy(R.FIXES["sum"](flat[offset:offset + k]))
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=0.05)
+    # a threshold is part of the key: small rows of floats switch paths with it
+    small = cupy.ones((4, 1000), cupy.float32)
+    assert R._reduce("sum", small, -1, False) is None
+    monkeypatch.setattr(R, "THRESHOLD", 1)
+    assert R._reduce("sum", small, -1, False) is not None
+    monkeypatch.setattr(R, "MAX_PLANS", len(R._plans))
+    assert R._reduce("sum", small, -1, True) is not None  # a full dict starts afresh
+    assert len(R._plans) == 1
+
+
 def test_partials_buffer_reused_per_stream() -> None:
     """The blocks' partials of a launch go to one buffer per (device, stream, item size),
     not an allocation a call: back-to-back reductions of other arrays, dtypes and sizes,

@@ -7,6 +7,8 @@
 - ``dispatch(small, large, cache, namespace, threshold)``: an element-wise function that
   runs the kernels ``large`` (the Python definition) has compiled into ``cache``; ``large``
   itself where the compiled module is missing.
+- ``planner(plans, miss)``: the function that runs the reductions' cached plans
+  (``_cupy_reductions.planned``): the compiled one, or ``miss`` (the Python definition).
 - ``launches()``: how many kernels the compiled module launched (for tests).
 """
 
@@ -50,6 +52,13 @@ def _dispatch_python(small: Callable[..., Any], large: Callable[..., Any],
 
 launch: Callable[..., None] = _launch.launch if compiled else _launch_python
 dispatch: Callable[..., Callable[..., Any]] = _launch.dispatch if compiled else _dispatch_python
+
+
+def planner(plans: dict[Any, Any], miss: Callable[..., Any]) -> Callable[..., Any]:
+    if not compiled:
+        return miss
+    _launch.planner(plans, miss)
+    return _launch.planned  # type: ignore[no-any-return]
 
 
 def launches() -> int:

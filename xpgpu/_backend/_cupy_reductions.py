@@ -39,7 +39,7 @@ from cupy._core import _scalar
 from cupy._core.core import compile_with_cache
 
 from . import METHODS, method
-from ._cupy_launch import launch
+from ._cupy_launch import launch, planner
 
 # CuPy's module functions as their ndarray methods (_backend.method), built once: the
 # fallbacks of xpgpu's kernels here and in _cupy_search, and the adapter's own (_cupy).
@@ -258,9 +258,16 @@ def _trailing(axis: Any, ndim: int) -> int | None:
 
 def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     """xpgpu's var (``root``: std) of ``x`` over trailing axes, or None for CuPy's path."""
-    if type(x) is not cupy.ndarray or x.dtype.kind != "f" or not x._c_contiguous:
+    if type(x) is not cupy.ndarray:
         return None
-    shape = _rows(x, axis, False)
+    return planned(x, _moments_plan, axis, ddof, keepdims, root, THRESHOLD, MIN_SIZE)
+
+
+def _moments_plan(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool, threshold: int,
+                  min_size: int) -> Any:
+    if x.dtype.kind != "f" or not x._c_contiguous:
+        return None
+    shape = _rows(x, axis, False, threshold, min_size)
     if shape is None:
         return None
     kept, rows, length = shape
@@ -269,20 +276,17 @@ def _moments(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool) -> Any:
     # Note: as CuPy's _var_core: alpha = 1 / (n - ddof), in the array's dtype, NaN where
     # n <= ddof (xpgpu's var and std return NaN there before they reach the backend).
     alpha = x.dtype.type(1.0 / (length - ddof) if length > ddof else math.nan)
-    out = cupy.ndarray(kept + (1,) * (x.ndim - len(kept)) if keepdims else kept, x.dtype)
+    out = kept + (1,) * (x.ndim - len(kept)) if keepdims else kept
     kernels = _kernel(x.dtype, n, device)
     shift = _lanes(rows, length, n)
     if shift is not None:
-        launch(kernels[1], -(-rows // (BLOCK >> shift)), BLOCK, (
-            x, out, numpy.int64(rows), numpy.int64(length), alpha, numpy.int32(root),
+        return plan(kernels[1], -(-rows // (BLOCK >> shift)), out, x.dtype, (
+            numpy.int64(rows), numpy.int64(length), alpha, numpy.int32(root),
             numpy.int32(shift)))
-        return out
     chunks = _chunks(rows, length, BLOCK * n * 4, device)
-    tickets, partial = _scratch(device, 3 * 8) if chunks > 1 else (None, None)  # (n, mean, M2)
-    launch(kernels[0], rows * chunks, BLOCK, (
-        x, out, partial, tickets, numpy.int64(length), numpy.int32(chunks), alpha,
-        numpy.int32(root)))
-    return out
+    return plan(kernels[0], rows * chunks, out, x.dtype,
+                (numpy.int64(length), numpy.int32(chunks), alpha, numpy.int32(root)),
+                device, (3 * 8,), chunks > 1)  # a partial: (n, mean, M2)
 
 
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
@@ -504,16 +508,18 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str |
     return k
 
 
-def _rows(x: Any, axis: Any, exact: bool) -> tuple[tuple[int, ...], int, int] | None:
+def _rows(x: Any, axis: Any, exact: bool, threshold: int, min_size: int
+          ) -> tuple[tuple[int, ...], int, int] | None:
     """(kept shape, rows, row length) of a reduction of x over trailing axes that xpgpu's
-    kernels take (``exact``: one without rounding), else None."""
+    kernels take (``exact``: one without rounding; the module's THRESHOLD and MIN_SIZE),
+    else None."""
     size = x.size
-    if size < MIN_SIZE:
+    if size < min_size:
         return None
     if axis is None:
         return (), 1, size
     ndim = x.ndim
-    if ndim > 1 and size < THRESHOLD and not exact:
+    if ndim > 1 and size < threshold and not exact:
         return None  # (nearly always) several rows: see THRESHOLD
     first = _trailing(axis, ndim)
     if first is None:
@@ -569,6 +575,68 @@ def _chunks(rows: int, length: int, per_block: int, device: int) -> int:
         1, min(-(-length // per_block), -(-_wave(device) // rows)))
 
 
+# ---- plans ----------------------------------------------------------------------------
+#
+# A launch of the kernels here, of _cupy_search's and _cupy_scan's depends only on x's
+# shape, dtype, contiguity, alignment and device and on the call's arguments (the
+# module's size thresholds among them); it is worked out once for each and kept as a
+# plan: a function of x that allocates the result and launches. (The Python that picks
+# a kernel and its grid took ~5 µs a call on an H100 host, a third of a row sum's.)
+_plans: dict[Any, Any] = {}
+MAX_PLANS = 4096  # distinct calls kept; past that, the plans start afresh
+_MISSING = object()
+
+
+def _planned(x: Any, make: Any, *args: Any) -> Any:
+    """``make(x, *args)``'s plan run on x (a CuPy ndarray), or None for CuPy's path (a
+    ``make`` that returns None); the plan is made once per key. (The compiled module runs
+    the cached plans itself: ``planned``.)"""
+    data = x.data
+    key = (make, x.shape, x.dtype, x._c_contiguous, data.ptr & 15, data.device_id, *args)
+    try:
+        entry = _plans.get(key, _MISSING)
+    except TypeError:  # an unhashable argument (axis as a list): no plan kept
+        entry = make(x, *args)
+    if entry is _MISSING:
+        if len(_plans) >= MAX_PLANS:
+            _plans.clear()
+        entry = _plans[key] = make(x, *args)
+    return None if entry is None else entry[0](x)
+
+
+planned = planner(_plans, _planned)
+
+
+def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
+         params: tuple[Any, ...], device: int = 0, partials: tuple[int, ...] | None = None,
+         split: bool = False) -> tuple[Any, Any]:
+    """The plan that launches ``kernel`` on ``grid`` blocks of BLOCK threads with the
+    arguments ``(x, out, *params)``, ``out`` a new array of ``shape`` and ``dtype``; for a
+    kernel with ``partials`` (their itemsizes), ``(x, out, *partials, tickets, *params)``:
+    the device's buffers (_scratch) where rows are ``split`` among blocks, else nulls.
+    A plan is a pair: ``run(x)``, and the launch as the compiled module takes it (the
+    parameters as 16-byte slots; None for split rows, whose buffers are the stream's)."""
+    if partials is not None and not split:
+        params = (None,) * (len(partials) + 1) + params
+    if partials is None or not split:
+        def run(x: Any) -> Any:
+            out = cupy.ndarray(shape, dtype)
+            launch(kernel, grid, BLOCK, (x, out, *params))
+            return out
+
+        slots = b"".join(bytes(16) if p is None else p.tobytes().ljust(16, b"\0")
+                         for p in params)
+        return run, (kernel.ptr, grid, BLOCK, shape, dtype, slots)
+
+    def run_split(x: Any) -> Any:
+        out = cupy.ndarray(shape, dtype)
+        tickets, *buffers = _scratch(device, *partials)
+        launch(kernel, grid, BLOCK, (x, out, *buffers, tickets, *params))
+        return out
+
+    return run_split, None
+
+
 _UINT32 = numpy.dtype(numpy.uint32)
 # The input kinds each reduction takes, and for sum and prod their accumulation dtype
 # (dtype=None) where it is not the input's: integers widen to int64 or uint64 as CuPy's
@@ -581,12 +649,19 @@ _WIDEN = {"i": numpy.dtype(numpy.int64), "u": numpy.dtype(numpy.uint64)}
 def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> Any:
     """xpgpu's reduction ``op`` of ``x`` over trailing axes (accumulated in ``dtype``, by
     default as CuPy's), or None for CuPy's path."""
-    if type(x) is not cupy.ndarray or x.dtype.kind not in _KINDS[op] or not x._c_contiguous:
+    if type(x) is not cupy.ndarray:
+        return None
+    return planned(x, _reduce_plan, op, axis, keepdims, dtype, THRESHOLD, MIN_SIZE)
+
+
+def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, threshold: int,
+                 min_size: int) -> Any:
+    if x.dtype.kind not in _KINDS[op] or not x._c_contiguous:
         return None
     acc = _WIDEN.get(x.dtype.kind, x.dtype) if op in ("sum", "prod") else x.dtype
     if dtype is not None and dtype != acc:
         return None
-    shape = _rows(x, axis, op in EXACT or acc.kind in "iu")
+    shape = _rows(x, axis, op in EXACT or acc.kind in "iu", threshold, min_size)
     if shape is None:
         return None
     kept, rows, length = shape
@@ -596,24 +671,20 @@ def _reduce(op: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> An
     if load and dtype.kind == "b" and not length & 3 and not x.data.ptr & 3:
         # the kernel reads the same memory as uint32 words (no view: one call less)
         dtype, length, load = _UINT32, length >> 2, op + "_words"
-    data = x.data  # a new MemoryPointer each time it is read
     n = 16 // dtype.itemsize if not (length * dtype.itemsize) & 15 and not (
-        data.ptr & 15) else 1
-    device = data.device_id
+        x.data.ptr & 15) else 1
+    device = x.data.device_id
     kernels = _reduce_kernel(op, dtype, n, device, load, acc)
-    out = cupy.ndarray(kept + (1,) * reduced if keepdims else kept,
-                       numpy.bool_ if load else acc)
+    out = kept + (1,) * reduced if keepdims else kept
+    out_dtype = numpy.dtype(numpy.bool_) if load else acc
     shift = _lanes(rows, length, n)
     if shift is not None:
-        launch(kernels[1], -(-rows // (BLOCK >> shift)), BLOCK,
-               (x, out, numpy.int64(rows), numpy.int64(length), numpy.int32(shift)))
-        return out
+        return plan(kernels[1], -(-rows // (BLOCK >> shift)), out, out_dtype,
+                    (numpy.int64(rows), numpy.int64(length), numpy.int32(shift)))
     chunks = _chunks(rows, length, BLOCK * n * 4, device)
-    tickets, partial = _scratch(device, 4 if load else acc.itemsize) if chunks > 1 else (
-        None, out)
-    launch(kernels[0], rows * chunks, BLOCK, (x, out, partial, tickets, numpy.int64(length),
-                                            numpy.int32(chunks)))
-    return out
+    return plan(kernels[0], rows * chunks, out, out_dtype,
+                (numpy.int64(length), numpy.int32(chunks)), device,
+                (4 if load else acc.itemsize,), chunks > 1)
 
 
 def _reduction(op: str, cupy_func: Any) -> Any:

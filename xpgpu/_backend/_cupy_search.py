@@ -26,7 +26,6 @@ import numpy
 from cupy._core import _scalar
 
 from . import _cupy_reductions as _r
-from ._cupy_launch import launch
 
 MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 
@@ -160,8 +159,13 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
 
 def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     """xpgpu's ``op`` of x over the whole array or its last axis, or None for CuPy's."""
-    if (type(x) is not cupy.ndarray or x.size < MIN_SIZE or x.dtype.kind not in "iuf"
-            or not x._c_contiguous):
+    if type(x) is not cupy.ndarray:
+        return None
+    return _r.planned(x, _arg_plan, op, axis, keepdims, MIN_SIZE)
+
+
+def _arg_plan(x: Any, op: str, axis: Any, keepdims: bool, min_size: int) -> Any:
+    if x.size < min_size or x.dtype.kind not in "iuf" or not x._c_contiguous:
         return None
     if axis is None:
         kept, length = (), x.size
@@ -176,18 +180,15 @@ def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
     n = _r._width(x, length)
     device = x.data.device_id
     kernels = _kernel(op, dtype, n, device)
-    out = cupy.ndarray(shape, numpy.int64)
+    index = numpy.dtype(numpy.int64)
     if length <= _r.WARP_ROWS and rows > 1:
-        launch(kernels[1], -(-rows // (_r.BLOCK // 32)), _r.BLOCK,
-               (x, out, numpy.int64(rows), numpy.int64(length)))
-        return out
+        return _r.plan(kernels[1], -(-rows // (_r.BLOCK // 32)), shape, index,
+                       (numpy.int64(rows), numpy.int64(length)))
     chunks = _r._chunks(rows, length, _r.BLOCK * n * 4, device)
     # partial values (at least int32) and indices
-    tickets, pv, pi = _r._scratch(device, max(4, dtype.itemsize), 8) if chunks > 1 else (
-        None, None, None)
-    launch(kernels[0], rows * chunks, _r.BLOCK, (x, out, pv, pi, tickets, numpy.int64(length),
-                                                 numpy.int32(chunks)))
-    return out
+    return _r.plan(kernels[0], rows * chunks, shape, index,
+                   (numpy.int64(length), numpy.int32(chunks)), device,
+                   (max(4, dtype.itemsize), 8), chunks > 1)
 
 
 def _search(op: str) -> Any:

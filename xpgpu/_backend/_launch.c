@@ -551,6 +551,143 @@ dispatch(PyObject *module, PyObject *args)
     return (PyObject *)self;
 }
 
+/* ---- plans (_cupy_reductions.planned) ------------------------------------------------
+ *
+ * `planned(x, make, *args)`: the reductions' plans, kept in a dict by the key
+ * (make, x.shape, x.dtype, x._c_contiguous, x.data.ptr & 15, x.data.device_id, *args)
+ * that the Python function (`miss`, the definition) builds. A cached plan is None (CuPy's
+ * path: None is returned), or a pair (run, spec): spec (function pointer, grid, block,
+ * the result's shape and dtype, the parameters after x and the result as 16-byte slots)
+ * is launched from here on a new result; run(x) is called where spec is None. Every other
+ * call (no plan yet, an unhashable argument) goes to `miss`. */
+static PyObject *plans, *plans_miss;
+
+static PyObject *
+plans_setup(PyObject *module, PyObject *args)
+{
+    PyObject *cache, *miss;
+    if (!PyArg_ParseTuple(args, "O!O:planner", &PyDict_Type, &cache, &miss)) {
+        return NULL;
+    }
+    Py_XSETREF(plans, Py_NewRef(cache));
+    Py_XSETREF(plans_miss, Py_NewRef(miss));
+    Py_RETURN_NONE;
+}
+
+/* A spec's launch on x (at x_ptr): the new result, None after a driver error (the caller
+ * then runs the plan's Python, which reports it), or NULL with an exception. */
+static PyObject *
+run_plan(PyObject *spec, void *x_ptr)
+{
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 6
+        || !PyBytes_Check(PyTuple_GET_ITEM(spec, 5))
+        || PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 5)) % sizeof(Param)
+        || PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 5)) > (Py_ssize_t)(MAX_ARGS * sizeof(Param))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "planned: a spec is not (ptr, grid, block, shape, dtype, params)");
+        return NULL;
+    }
+    void *function = PyLong_AsVoidPtr(PyTuple_GET_ITEM(spec, 0));
+    unsigned long grid = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(spec, 1));
+    unsigned long block = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(spec, 2));
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *operands[2] = {PyTuple_GET_ITEM(spec, 3), PyTuple_GET_ITEM(spec, 4)};
+    PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    Param values[MAX_ARGS + 2];
+    void *params[MAX_ARGS + 2];
+    Py_ssize_t n = PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 5)) / sizeof(Param);
+    values[0].p = x_ptr;
+    if (data_pointer(out, &values[1].p, NULL)) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    memcpy(values + 2, PyBytes_AS_STRING(PyTuple_GET_ITEM(spec, 5)), n * sizeof(Param));
+    for (Py_ssize_t i = 0; i < n + 2; i++) {
+        params[i] = &values[i];
+    }
+    unsigned g[3] = {(unsigned)grid, 1, 1}, b[3] = {(unsigned)block, 1, 1};
+    int status = run(function, g, b, 0, params);
+    if (status != 0) {
+        Py_DECREF(out);
+        return status < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    return out;
+}
+
+static PyObject *
+planned(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (plans == NULL || cu_launch == NULL || nargs < 2 || nargs > MAX_ARGS
+        || Py_TYPE(args[0]) != ndarray_type) {
+        goto miss;
+    }
+    PyObject *x = args[0], *device = NULL, *entry = NULL, *result = NULL;
+    void *ptr;
+    if (data_pointer(x, &ptr, &device)) {
+        return NULL;
+    }
+    PyObject *key = PyTuple_New(nargs + 4);
+    if (key == NULL) {
+        Py_DECREF(device);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(key, 0, Py_NewRef(args[1]));
+    PyTuple_SET_ITEM(key, 5, device);
+    PyObject *items[3] = {PyObject_GetAttr(x, str_shape), PyObject_GetAttr(x, str_dtype),
+                          PyObject_GetAttr(x, str_contiguous)};
+    for (int i = 0; i < 3; i++) {
+        PyTuple_SET_ITEM(key, i + 1, items[i]);
+    }
+    PyObject *align = PyLong_FromLong((long)((uintptr_t)ptr & 15));
+    PyTuple_SET_ITEM(key, 4, align);
+    if (items[0] == NULL || items[1] == NULL || items[2] == NULL || align == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    for (Py_ssize_t i = 2; i < nargs; i++) {
+        PyTuple_SET_ITEM(key, i + 4, Py_NewRef(args[i]));
+    }
+    entry = PyDict_GetItemWithError(plans, key);
+    Py_DECREF(key);
+    if (entry == NULL) {
+        if (PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_TypeError)) {
+                return NULL;
+            }
+            PyErr_Clear(); /* unhashable: the Python function decides */
+        }
+        goto miss;
+    }
+    if (entry == Py_None) {
+        Py_RETURN_NONE;
+    }
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2) {
+        PyErr_SetString(PyExc_TypeError, "planned: a plan is not None or (run, spec)");
+        return NULL;
+    }
+    Py_INCREF(entry);
+    if (PyTuple_GET_ITEM(entry, 1) != Py_None) {
+        result = run_plan(PyTuple_GET_ITEM(entry, 1), ptr);
+    }
+    if (result == Py_None || (result == NULL && !PyErr_Occurred())) {
+        Py_XDECREF(result); /* split rows, or a driver error: the plan's Python */
+        result = PyObject_CallOneArg(PyTuple_GET_ITEM(entry, 0), x);
+    }
+    Py_DECREF(entry);
+    return result;
+miss:
+    if (plans_miss == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "planned: planner() was not called");
+        return NULL;
+    }
+    return PyObject_Vectorcall(plans_miss, args, nargs, NULL);
+}
+
 /* The C function of a Cython module's C API capsule, checked against its signature. */
 static void *
 capsule(PyObject *value, const char *signature)
@@ -613,6 +750,10 @@ static PyMethodDef module_methods[] = {
     {"dispatch", dispatch, METH_VARARGS,
      "dispatch(small, large, cache, namespace, threshold): an element-wise function "
      "running large's cached kernels (see the module's docstring)."},
+    {"planner", plans_setup, METH_VARARGS,
+     "planner(plans, miss): the dict of plans and the Python function of planned()."},
+    {"planned", (PyCFunction)(void (*)(void))planned, METH_FASTCALL,
+     "planned(x, make, *args): x's reduction by its cached plan (see _cupy_reductions)."},
     {"launches", count, METH_NOARGS, "launches(): how many kernels this module launched."},
     {NULL, NULL, 0, NULL},
 };
