@@ -322,10 +322,10 @@ def _alloc(func: str, name: str, shape: Any, dtype: Any, device: Any,
         dt = _DEFAULT_FLOAT if dtype is None else dtype
         target = device or _devices.default_device()
         backend = target.backend
-        if fill is None:
-            data = getattr(backend, name)(shape, dtype=dt.dtype)
+        if fill is None:  # (positional arguments: the backends' calls are faster)
+            data = getattr(backend, name)(shape, dt.dtype)
         else:
-            data = backend.full(shape, fill, dtype=dt.dtype)
+            data = backend.full(shape, fill, dt.dtype)
         return wrap(data, dt, target)
     dt = _DEFAULT_FLOAT if dtype is None else v.dtype_arg(func, dtype)
     dims = v.shape_arg(func, shape, dt.dtype.itemsize)

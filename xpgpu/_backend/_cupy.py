@@ -106,7 +106,7 @@ def _negative_zero(value: Any) -> bool:
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
-    out = cupy.ndarray(shape, dtype, order=order)  # cupy.full without its Python layer
+    out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.full without its Python layer
     if not _negative_zero(fill_value):
         out.fill(fill_value)
     else:
@@ -115,13 +115,13 @@ def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
 
 
 def _zeros(shape: Any, dtype: Any, order: str = "C") -> Any:
-    out = cupy.ndarray(shape, dtype, order=order)  # cupy.zeros without its Python layer
+    out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.zeros without its Python layer
     out.data.memset_async(0, out.nbytes)
     return out
 
 
 def _ones(shape: Any, dtype: Any, order: str = "C") -> Any:
-    out = cupy.ndarray(shape, dtype, order=order)  # cupy.ones without its Python layer
+    out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.ones without its Python layer
     out.fill(1)
     return out
 
