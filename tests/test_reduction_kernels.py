@@ -262,27 +262,43 @@ def test_complex_sum_prod(forced: None, op: str, dtype: str) -> None:
 SCAN_CASES = [("int8", None), ("int16", None), ("int32", None), ("int64", None),
               ("uint8", None), ("uint32", None), ("uint64", None), ("int32", "int32"),
               ("uint16", "uint32"), ("float32", None), ("float64", None),
-              ("float32", "float64")]
+              ("float32", "float64"), ("complex64", None), ("complex128", None),
+              ("complex64", "complex128")]
+
+
+def _scan_small(rng: np.random.Generator, shape: tuple[int, ...], d: np.dtype) -> np.ndarray:
+    """Integers from -3 to 3 (real and imaginary parts): every partial sum is exact."""
+    small = rng.integers(-3, 4, shape).astype(d)
+    if d.kind == "c":
+        small += 1j * rng.integers(-3, 4, shape).astype(d)
+    return small
 
 
 def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
-    """The docstring's bound with every term at its largest (one chunk the whole row):
-    D = IPT + 12 + T + (L + T) / B + 16 (B >= 32), times eps and the prefix sums of |x|."""
-    length = host.shape[-1]
-    ipt = C._ipt(host.dtype)
-    tiles = -(-length // (C.BLOCK * ipt)) + 1
-    depth = ipt + 28 + tiles + (length + tiles) // 32 + 1
-    return depth * np.finfo(acc).eps * np.cumsum(np.abs(host.astype(np.float64)), axis=-1)
+    """The docstring's bound, times eps and the prefix sums of |x| (|re| + |im|):
+    D = IPT + 12 + 5 L (tile kernel, L levels of 32) or IPT + 12 + T (a block a row)."""
+    rows, length = host.size // host.shape[-1], host.shape[-1]
+    ipt = C._ipt(host.dtype, C.TILE_IPT)
+    tiles = -(-length // (C.TILE_BLOCK * ipt))
+    levels = 0
+    while 32**levels < tiles:
+        levels += 1
+    depth = ipt + 12 + 5 * levels
+    if tiles == 1 or rows >= C.SPREAD * R._wave(0):  # a block a row
+        ipt = C._ipt(host.dtype)
+        depth = ipt + 12 + -(-length // (C.BLOCK * ipt))
+    size = np.abs(host.real).astype(np.float64) + np.abs(host.imag).astype(np.float64)
+    return depth * np.finfo(acc).eps * np.cumsum(size, axis=-1)
 
 
 @pytest.mark.parametrize(("dtype", "acc"), SCAN_CASES)
 def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
     rng = np.random.default_rng(7)
     d = np.dtype(dtype)
-    shapes = SHAPES if dtype in ("int32", "float32") else FEW
+    shapes = SHAPES if dtype in ("int32", "float32", "complex64") else FEW
     for shape in shapes:
-        if d.kind == "f":
-            small = rng.integers(-3, 4, shape).astype(d)  # every partial sum exact
+        if d.kind in "fc":
+            small = _scan_small(rng, shape, d)
         else:
             info = np.iinfo(d)
             small = rng.integers(int(info.min), int(info.max), shape, dtype=d, endpoint=True)
@@ -292,14 +308,18 @@ def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
             out = np.dtype(got.dtype)
             want = np.cumsum(host.astype(out), axis=-1, dtype=out)  # integers: modular
             np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{shape}")
-    if d.kind == "f":
+    if d.kind in "fc":
         out = np.dtype(acc or dtype)
         for shape in FEW:
             host = rng.standard_normal(shape).astype(d)
+            if d.kind == "c":
+                host += 1j * rng.standard_normal(shape).astype(d)
             got = to_numpy(xp.cumulative_sum(_device(host), axis=-1, dtype=getattr(xp, str(out))))
-            want = np.cumsum(host.astype(np.longdouble), axis=-1)
-            err = np.abs(got.astype(np.longdouble) - want).astype(np.float64)
+            want = np.cumsum(host.astype(np.clongdouble if d.kind == "c" else np.longdouble),
+                             axis=-1)
+            err = np.abs(got.astype(want.dtype) - want).astype(np.float64)
             assert (err <= _scan_bound(host, out)).all(), shape
+    if d.kind == "f":
         host = rng.standard_normal((3, 70001)).astype(d)
         host[0, 5] = np.nan
         host[1, 60000] = np.inf
@@ -310,6 +330,44 @@ def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
         np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
         assert (np.sign(got) == np.sign(want))[np.isinf(want)].all()
     assert any(k[0] == d for k in C._kernels)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64"])
+def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
+    """Rows of several tiles (the tile kernel, its levels of 32 tiles): lengths around one,
+    32 and 1024 tiles, one and three rows, misaligned 1-D views, every scan launched before
+    any result is read (each launch its own flags); many rows of a few tiles (a block a
+    row, int32)."""
+    d = np.dtype(dtype)
+    tile = C.TILE_BLOCK * C._ipt(d, C.TILE_IPT)
+    rng = np.random.default_rng(9)
+    cases = []
+    for length in (tile - 1, tile, tile + 1, 2 * tile, 32 * tile - 1, 32 * tile,
+                   32 * tile + 1, 1024 * tile + 1):
+        for rows in (1, 3) if length < 1024 * tile else (1,):
+            host = _scan_small(rng, (rows, length), d)
+            cases.append((host, xp.cumulative_sum(_device(host), axis=-1)))
+        host = _scan_small(rng, (length + 1,), d)
+        cases.append((host[1:], xp.cumulative_sum(_device(host)[1:])))
+    if dtype == "int32":
+        length = 2 * C.BLOCK * C._ipt(d) + 1
+        host = rng.integers(-1000, 1000, (C.SPREAD * R._wave(0), length)).astype(d)
+        cases.append((host, xp.cumulative_sum(_device(host), axis=-1)))
+    for host, got in cases:
+        want = np.cumsum(host, axis=-1, dtype=np.dtype(got.dtype))
+        np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{host.shape}")
+
+
+def test_cumulative_sum_deterministic(forced: None) -> None:
+    """The same bits on every call: the tile kernel's order does not depend on timing."""
+    host = np.random.default_rng(10).standard_normal((1 << 22) + 3).astype(np.float32)
+    x = _device(host)
+    first = to_numpy(xp.cumulative_sum(x))
+    for _ in range(3):
+        np.testing.assert_array_equal(to_numpy(xp.cumulative_sum(x)).view(np.uint32),
+                                      first.view(np.uint32))
+    assert (np.abs(first - np.cumsum(host, dtype=np.float64)) <= _scan_bound(host, np.dtype(
+        np.float32))).all()
 
 
 def test_cumulative_sum_views(forced: None) -> None:

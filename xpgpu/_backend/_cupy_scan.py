@@ -1,26 +1,51 @@
-"""xpgpu's own ``cumsum`` kernel on CUDA (``cumulative_sum``): non-empty integer and real
-floating C-contiguous arrays along their last axis (a 1-D array, or ``axis=-1`` of a 2-D
-one...; floats of several rows from ``THRESHOLD`` elements, as the reductions),
-accumulated in the requested dtype when it is an integer of at least 4 bytes (from an
-integer input) or a float at least as wide as the floating input.
+"""xpgpu's own ``cumsum`` kernels on CUDA (``cumulative_sum``): non-empty integer, real
+and complex floating C-contiguous arrays along their last axis (a 1-D array, or
+``axis=-1`` of a 2-D one...; floats of several rows from ``THRESHOLD`` elements, as the
+reductions), accumulated in the requested dtype when it is an integer of at least 4 bytes
+(from an integer input) or a float (complex) at least as wide as the input.
 
-CuPy scans with its generic kernels; here a row is cut into tiles of ``B * IPT``
-elements (``B`` threads, each with ``IPT`` consecutive elements read and written with
-16-byte loads and stores where rows are 16-byte aligned). Where the rows fill the GPU,
-each row is one block that scans its tiles in order, carrying the running total (one
-launch, the data read once). Where few long rows do not, a row is cut into ``C`` chunks
-of consecutive tiles: one launch writes each chunk's total, a second scans each chunk as
-above from a carry-in that its block adds up from the earlier chunks' totals.
+CuPy scans with its generic kernels; here a row is cut into tiles of ``B * IPT`` elements
+(``B`` threads, each with ``IPT`` consecutive elements read and written with 16-byte
+loads and stores where rows are 16-byte aligned), and every element is read once and
+written once, in one launch:
 
-Scan order (integers are exact, wrapping as CuPy's; floats within this order's
-rounding): element ``i``'s result is ``(c + e) + s``, where ``s`` is the thread's
-running sum of its ``IPT`` elements left to right, ``e`` the block's exclusive prefix of
-the thread totals (a shuffle scan within each warp, plus the exclusive scan of the warp
-totals), and ``c`` the carry: the chunk's carry-in, then each earlier tile's total of the
-chunk added in turn. A chunk's total (and a carry-in) is a strided sum per thread and a
-shuffle tree. Every result is thus a sum of its prefix along a tree of depth at most
-``D = IPT + 12 + T + (L_c + C) / B + 16`` (``T`` tiles a chunk, ``L_c`` elements a chunk),
-so ``|error| <= D * eps * sum(|x_j|, j <= i)`` to first order.
+- Rows (``NAME_rows``; ``BLOCK`` threads): where the rows fill the GPU (``SPREAD`` waves
+  of them) or a row is one tile, each row is one block that scans its tiles in order,
+  carrying the running total.
+- Tiles (``NAME``; ``TILE_BLOCK`` threads): otherwise each tile of each row is one block,
+  in the order of an atomic ticket (every smaller ticket's block has started, so no block
+  waits on one that cannot run; a block loads the tile of its blockIdx, usually the
+  ticket's, while the ticket comes). Tile ``i`` of a row publishes its total as entry
+  ``i`` of level 0 of its row; entry ``j`` of level ``k + 1`` is the sum of entries
+  ``32 j ... 32 j + 31`` of level ``k``, published by the group's last tile (the one
+  whose base-32 digits ``d_0 ... d_k`` are all 31) as soon as it has read the other 31;
+  an entry is published only where a tile follows its group. Tile ``i``'s carry is the
+  sum of the entries ``32 * (i >> 5 (k + 1)) + g`` for ``g < d_k`` of each level ``k``:
+  at most 31 a level, each ready as soon as the totals of its tiles are, whatever the
+  carries of the tiles before (no chain from tile to tile, unlike a look-back of
+  inclusive prefixes; no order that depends on timing, unlike a decoupled look-back).
+  An entry is 8-byte words of 4 bytes of the value and 4 of the launch's epoch, each
+  written and read whole, so a reader knows a value is this launch's with no fence and
+  no flag to reset. The epoch is counted on the device in the high word of the ticket
+  (the block taking a launch's last ticket resets the low word and adds one to the
+  epoch), so a graph replay counts its own; the buffers are per (device, stream).
+  (Measured on an H100, 2**26 float32 in tiles of 128 x 8: 405 µs; with each group's
+  sum made by its last arriver, found by an atomic counter, and no load before the
+  ticket: 541; with a fence between a value and a flag as well: 761; with persistent
+  blocks, each loading its next tile while it waits for its carry: 1033.)
+
+Scan order (integers are exact, wrapping as CuPy's; floats within this order's rounding,
+the same bits on every run): element ``i``'s result is ``(c + e) + s``, where ``s`` is
+the thread's running sum of its ``IPT`` elements left to right, ``e`` the block's
+exclusive prefix of the thread totals (a shuffle scan within each warp, plus the exclusive
+scan of the warp totals), and ``c`` the tile's carry; a tile's total is the block's
+inclusive prefix of its last warp. Rows: ``c`` is the earlier tiles' totals added in turn.
+Tiles: a level-``k`` entry (``k >= 1``) is a butterfly (five xor-shuffle steps) of its 32
+entries below, lane ``g`` of a warp adds its entries of the carry (``g < d_k``, else 0)
+in turn from level 0 up, then the 32 lanes' sums are added by a butterfly. Every result
+is thus a sum of its prefix along a tree of depth at most ``D = IPT + 12 + 5 L`` (tiles;
+``L`` levels: ``32**(L - 1) < T <= 32**L`` for ``T`` tiles a row) or ``D = IPT + 12 + T``
+(rows), so ``|error| <= D * eps * sum(|x_j|, j <= i)`` to first order.
 """
 
 from __future__ import annotations
@@ -36,32 +61,46 @@ from ._cupy_launch import launch
 
 THRESHOLD = 1 << 16
 MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
-# Threads a block, and the blocks (in waves of 256-thread blocks) a few long rows are cut
-# into: shorter chains of tiles a block. Measured on an H100, 2**26 elements: 128 threads
-# and four waves took 0.79 (float32), 0.95 (float64) and 0.94 (int32) of the time of 256
-# threads and one wave; at 2**20, the same.
+# Threads a block of the row kernel; from SPREAD waves of (256-thread) blocks' rows, a
+# block a row (the tile kernel below that).
 BLOCK = 128
 SPREAD = 4
+# The tile kernel's threads a block and elements a thread (at least). Measured on an H100
+# against 128 and 256 threads, and 16 elements a thread: the best geometric mean of the
+# throughputs of float32, float64, int32 and complex64 at 2**20 and 2**26 (0.88 of
+# PyTorch's; 128 x 8: 0.80, 256 x 16: 0.79).
+TILE_BLOCK = 512
+TILE_IPT = 8
+# Launches of the tile kernel on one buffer before a new one: a word holds its launch's
+# epoch plus one, modulo 2**32; fewer launches than that never meet a stale word.
+EPOCHS = (1 << 32) - 1
+LEVELS = 5  # levels of 32 at most: rows of up to 32**5 tiles (2**35 elements)
 
 _SOURCE = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 
-// The block's sum of every thread's v, in every thread.
-__device__ __forceinline__ T _xpgpu_block_sum(T v, T *warps) {
+// Warp shuffles (up by o; from lane ^ o); a complex number moves as its two parts.
+template <typename U> __device__ __forceinline__ U _xpgpu_up(const U v, const int o) {
+    return __shfl_up_sync(0xffffffffu, v, o);
+}
+template <typename U>
+__device__ __forceinline__ complex<U> _xpgpu_up(const complex<U> v, const int o) {
+    return complex<U>(__shfl_up_sync(0xffffffffu, v.real(), o),
+                      __shfl_up_sync(0xffffffffu, v.imag(), o));
+}
+template <typename U> __device__ __forceinline__ U _xpgpu_xor(const U v, const int o) {
+    return __shfl_xor_sync(0xffffffffu, v, o);
+}
+template <typename U>
+__device__ __forceinline__ complex<U> _xpgpu_xor(const complex<U> v, const int o) {
+    return complex<U>(__shfl_xor_sync(0xffffffffu, v.real(), o),
+                      __shfl_xor_sync(0xffffffffu, v.imag(), o));
+}
+// The warp's sum of v (a butterfly: every lane adds the same pairs, the same bits).
+__device__ __forceinline__ T _xpgpu_warp_sum(T v) {
     #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    __syncthreads();  // warps[] may still be read from a previous call
-    if (lane == 0) warps[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < (blockDim.x >> 5) ? warps[lane] : T(0);
-        #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-        if (lane == 0) warps[32] = v;
-    }
-    __syncthreads();
-    return warps[32];
+    for (int o = 16; o > 0; o >>= 1) v += _xpgpu_xor(v, o);
+    return v;
 }
 
 // The exclusive prefix of v over the block's threads; total: the block's sum.
@@ -70,10 +109,10 @@ __device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
     T inc = v;
     #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const T y = __shfl_up_sync(0xffffffffu, inc, o);
+        const T y = _xpgpu_up(inc, o);
         if (lane >= o) inc += y;
     }
-    T ex = __shfl_up_sync(0xffffffffu, inc, 1);
+    T ex = _xpgpu_up(inc, 1);
     if (lane == 0) ex = T(0);
     __syncthreads();  // warps[] may still be read from the previous tile
     if (lane == 31) warps[warp] = inc;
@@ -83,10 +122,10 @@ __device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
         T wi = w;
         #pragma unroll
         for (int o = 1; o < 32; o <<= 1) {
-            const T y = __shfl_up_sync(0xffffffffu, wi, o);
+            const T y = _xpgpu_up(wi, o);
             if (lane >= o) wi += y;
         }
-        T wx = __shfl_up_sync(0xffffffffu, wi, 1);
+        T wx = _xpgpu_up(wi, 1);
         if (lane == 0) wx = T(0);
         warps[lane] = wx;
         if (lane == 31) warps[32] = wi;
@@ -96,39 +135,13 @@ __device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
     return warps[warp] + ex;
 }
 
-// Each chunk's total: block b sums elements [c * clen, (c + 1) * clen) of its row.
-extern "C" __global__ void NAME_totals(const TIN *__restrict__ x, T *__restrict__ totals,
-                                       const long long len, const int chunks,
-                                       const long long clen) {
-    __shared__ T warps[33];
-    const long long row = blockIdx.x / chunks;
-    const int chunk = blockIdx.x % chunks;
-    const long long start = (long long)chunk * clen;
-    const long long stop = min(start + clen, len);
-    const TIN *p = x + row * len;
-    T s = T(0);
-    if (VEC) {
-        const long long v0 = start / NIN, v1 = stop / NIN;
-        #pragma unroll 4
-        for (long long j = v0 + threadIdx.x; j < v1; j += blockDim.x) {
-            const _xpgpu_vec<TIN, NIN> v = reinterpret_cast<const _xpgpu_vec<TIN, NIN> *>(p)[j];
-            #pragma unroll
-            for (int k = 0; k < NIN; ++k) s += T(v.v[k]);
-        }
-        for (long long e = v1 * NIN + threadIdx.x; e < stop; e += blockDim.x) s += T(p[e]);
-    } else {
-        for (long long e = start + threadIdx.x; e < stop; e += blockDim.x) s += T(p[e]);
-    }
-    s = _xpgpu_block_sum(s, warps);
-    if (threadIdx.x == 0) totals[blockIdx.x] = s;
-}
-
-// A thread's IPT elements from base (16-byte loads where the tile is whole), zeros past stop.
+// A thread's I elements from base (16-byte loads where the tile is whole), zeros past stop.
+template <int I>
 __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
                                             const long long stop, TIN *r) {
-    if (VEC && base + IPT <= stop) {
+    if (VEC && base + I <= stop) {
         #pragma unroll
-        for (int u = 0; u < IPT / NIN; ++u) {
+        for (int u = 0; u < I / NIN; ++u) {
             const _xpgpu_vec<TIN, NIN> v =
                 reinterpret_cast<const _xpgpu_vec<TIN, NIN> *>(p + base)[u];
             #pragma unroll
@@ -136,67 +149,190 @@ __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
         }
     } else {
         #pragma unroll
-        for (int k = 0; k < IPT; ++k) r[k] = base + k < stop ? p[base + k] : TIN(0);
+        for (int k = 0; k < I; ++k) r[k] = base + k < stop ? p[base + k] : TIN(0);
     }
 }
 
-// Block b scans chunk c of its row (tiles of blockDim.x * IPT elements, in order) from the
-// sum of the earlier chunks' totals (none where chunks == 1); the next tile's loads are
-// issued before the current tile's scan, so they are in flight during it.
-extern "C" __global__ void NAME(const TIN *__restrict__ x, T *__restrict__ out,
-                                const T *__restrict__ totals, const long long len,
-                                const int chunks, const long long clen) {
-    __shared__ T warps[33];
-    const long long row = blockIdx.x / chunks;
-    const int chunk = blockIdx.x % chunks;
-    const TIN *p = x + row * len;
-    T *q = out + row * len;
-    const long long stop = min((long long)(chunk + 1) * clen, len);
-    const long long tile = (long long)blockDim.x * IPT;
-    long long t0 = (long long)chunk * clen;
-    TIN r[IPT];
-    if (t0 < stop) _xpgpu_load(p, t0 + (long long)threadIdx.x * IPT, stop, r);
-    T carry = T(0);
-    if (chunk > 0) {
-        for (int c = threadIdx.x; c < chunk; c += blockDim.x) carry += totals[row * chunks + c];
-        carry = _xpgpu_block_sum(carry, warps);
+// pre + s[k] at base + k, for k < I and base + k < stop (16-byte stores where whole).
+template <int I>
+__device__ __forceinline__ void _xpgpu_store(T *q, const long long base, const long long stop,
+                                             const T pre, const T *s) {
+    if (VEC && base + I <= stop) {
+        #pragma unroll
+        for (int u = 0; u < I / NOUT; ++u) {
+            _xpgpu_vec<T, NOUT> v;
+            #pragma unroll
+            for (int k = 0; k < NOUT; ++k) v.v[k] = pre + s[u * NOUT + k];
+            reinterpret_cast<_xpgpu_vec<T, NOUT> *>(q + base)[u] = v;
+        }
+    } else {
+        #pragma unroll
+        for (int k = 0; k < I; ++k) if (base + k < stop) q[base + k] = pre + s[k];
     }
-    for (; t0 < stop; t0 += tile) {
+}
+
+// The thread's running sums of its I elements.
+template <int I> __device__ __forceinline__ void _xpgpu_running(const TIN *r, T *s) {
+    s[0] = T(r[0]);
+    #pragma unroll
+    for (int k = 1; k < I; ++k) s[k] = s[k - 1] + T(r[k]);
+}
+
+// A block a row: its tiles in order, carrying the running total; the next tile's loads
+// are issued before the current tile's scan, so they are in flight during it.
+extern "C" __global__ void NAME_rows(const TIN *__restrict__ x, T *__restrict__ out,
+                                     const long long len) {
+    __shared__ T warps[33];
+    const TIN *p = x + blockIdx.x * len;
+    T *q = out + blockIdx.x * len;
+    const long long tile = (long long)blockDim.x * IPT;
+    TIN r[IPT];
+    _xpgpu_load<IPT>(p, (long long)threadIdx.x * IPT, len, r);
+    T carry = T(0);
+    for (long long t0 = 0; t0 < len; t0 += tile) {
         const long long base = t0 + (long long)threadIdx.x * IPT;
-        const bool whole = VEC && base + IPT <= stop;
         T s[IPT];
-        #pragma unroll
-        for (int k = 0; k < IPT; ++k) s[k] = T(r[k]);
-        if (t0 + tile < stop) _xpgpu_load(p, base + tile, stop, r);
-        #pragma unroll
-        for (int k = 1; k < IPT; ++k) s[k] += s[k - 1];
+        _xpgpu_running<IPT>(r, s);
+        if (t0 + tile < len) _xpgpu_load<IPT>(p, base + tile, len, r);
         T total;
         const T pre = carry + _xpgpu_block_scan(s[IPT - 1], warps, total);
         carry += total;
-        if (whole) {
-            #pragma unroll
-            for (int u = 0; u < IPT / NOUT; ++u) {
-                _xpgpu_vec<T, NOUT> v;
-                #pragma unroll
-                for (int k = 0; k < NOUT; ++k) v.v[k] = pre + s[u * NOUT + k];
-                reinterpret_cast<_xpgpu_vec<T, NOUT> *>(q + base)[u] = v;
-            }
-        } else {
-            #pragma unroll
-            for (int k = 0; k < IPT; ++k) if (base + k < stop) q[base + k] = pre + s[k];
-        }
+        _xpgpu_store<IPT>(q, base, len, pre, s);
     }
+}
+
+// Level k of a row holds n_k = ceil(tiles / 32**k) entries, those of row r at
+// off_k + r * n_k, where off_k = rows * (n_0 + ... + n_{k-1}); entry j of level k is
+// needed (published) where a tile follows its group: (j + 1) * 32**k < tiles. An entry is
+// NW 8-byte words, each 4 bytes of the value and the epoch: a word is written and read
+// whole (single-copy atomic), so a value is current where its words hold the epoch, and
+// no fence orders a value before its flag.
+union _xpgpu_bits { T v; unsigned int u[NW]; __device__ _xpgpu_bits() {} };
+
+__device__ __forceinline__ void _xpgpu_put(unsigned long long *w, const T v,
+                                           const unsigned int epoch) {
+    _xpgpu_bits b;
+    b.v = v;
+    #pragma unroll
+    for (int p = 0; p < NW; ++p)
+        ((volatile unsigned long long *)w)[p] = (unsigned long long)epoch << 32 | b.u[p];
+}
+
+// Whether entry w holds this launch's value (then in v).
+__device__ __forceinline__ bool _xpgpu_get(const unsigned long long *w,
+                                           const unsigned int epoch, T &v) {
+    _xpgpu_bits b;
+    bool current = true;
+    #pragma unroll
+    for (int p = 0; p < NW; ++p) {
+        const unsigned long long u = ((const volatile unsigned long long *)w)[p];
+        current &= (unsigned int)(u >> 32) == epoch;
+        b.u[p] = (unsigned int)u;
+    }
+    v = b.v;
+    return current;
+}
+
+// Warp 0 of tile i (digits d_k, its block's sum v): lane g reads entry
+// 32 * (i >> 5 (k + 1)) + g of each level k where g < d_k (all at once, again where not yet
+// current) and adds them from level 0 up, then the lanes' sums are added: the carry. Where
+// d_0 ... d_k are all 31, tile i is the last of its group of level k + 1 and publishes
+// that group's sum once every lane has read its entry of level k: the butterfly of lane
+// g's entry (g < 31) and, in lane 31, the tile's total (k = 0) or the group sum of level
+// k it has just made.
+__device__ __forceinline__ T _xpgpu_carry(unsigned long long *words, const unsigned int epoch,
+                                          const long long i, const long long row,
+                                          const long long rows, const long long tiles,
+                                          T v) {
+    const int lane = threadIdx.x & 31;
+    T a[LEVELS];
+    unsigned int wait = 0u;  // the levels still to read
+    #pragma unroll
+    for (int k = 0; k < LEVELS; ++k) {
+        a[k] = T(0);
+        if (lane < ((i >> (5 * k)) & 31)) wait |= 1u << k;
+    }
+    int sums = (i & 31) == 31 ? 0 : LEVELS;  // the level of the next group sum to make
+    for (;;) {
+        long long off = 0, n = tiles;
+        #pragma unroll
+        for (int k = 0; k < LEVELS; ++k) {
+            const long long e = off + row * n + ((i >> (5 * (k + 1))) << 5) + lane;
+            if ((wait >> k & 1u) && _xpgpu_get(words + e * NW, epoch, a[k])) wait &= ~(1u << k);
+            off += rows * n, n = (n + 31) >> 5;
+            if (k == sums && k + 1 < LEVELS && __all_sync(0xffffffffu, !(wait >> k & 1u))) {
+                v = _xpgpu_warp_sum(lane < 31 ? a[k] : v);
+                const long long j = i >> (5 * (k + 1));
+                if (lane == 0 && ((j + 1) << (5 * (k + 1))) < tiles)
+                    _xpgpu_put(words + (off + row * n + j) * NW, v, epoch);
+                sums = k + 2 < LEVELS && ((i >> (5 * (k + 1))) & 31) == 31 ? k + 1 : LEVELS;
+            }
+        }
+        if (!__any_sync(0xffffffffu, wait) && sums == LEVELS) break;
+    }
+    T c = a[0];
+    #pragma unroll
+    for (int k = 1; k < LEVELS; ++k) c += a[k];
+    return _xpgpu_warp_sum(c);
+}
+
+// A block a tile (`tiles` a row, `total` in all), in the order of an atomic ticket: its
+// low word the tile, its high word the launch's epoch (the block taking the launch's
+// last ticket resets the low word and adds one to the epoch). The tile of blockIdx.x,
+// usually the ticket's, is loaded while the ticket comes (again where it is another).
+extern "C" __global__ void NAME(const TIN *__restrict__ x, T *__restrict__ out,
+                                unsigned long long *words, unsigned long long *ticket,
+                                const long long len, const long long tiles,
+                                const long long total) {
+    __shared__ T warps[34];
+    __shared__ unsigned long long taken;
+    if (threadIdx.x == 0) {
+        const unsigned long long t = atomicAdd(ticket, 1ull);
+        if ((long long)(t & 0xffffffffull) == total - 1)
+            atomicExch(ticket, ((t >> 32) + 1) << 32);
+        taken = t;
+    }
+    const long long tile = (long long)blockDim.x * TIPT;
+    long long row = blockIdx.x / tiles, i = blockIdx.x - row * tiles;
+    TIN r[TIPT];
+    _xpgpu_load<TIPT>(x + row * len, i * tile + threadIdx.x * TIPT, min((i + 1) * tile, len),
+                      r);
+    __syncthreads();
+    const unsigned int epoch = (unsigned int)(taken >> 32) + 1u;  // words start at 0
+    const long long id = (long long)(taken & 0xffffffffull);
+    if (id != blockIdx.x) {
+        row = id / tiles, i = id - row * tiles;
+        _xpgpu_load<TIPT>(x + row * len, i * tile + threadIdx.x * TIPT,
+                          min((i + 1) * tile, len), r);
+    }
+    const long long stop = min((i + 1) * tile, len), base = i * tile + threadIdx.x * TIPT;
+    T s[TIPT];
+    _xpgpu_running<TIPT>(r, s);
+    T sum;
+    const T e = _xpgpu_block_scan(s[TIPT - 1], warps, sum);
+    if (threadIdx.x < 32) {
+        if (threadIdx.x == 0 && i + 1 < tiles)
+            _xpgpu_put(words + (row * tiles + i) * NW, sum, epoch);  // entry i of level 0
+        const T c =
+            i == 0 ? T(0) : _xpgpu_carry(words, epoch, i, row, total / tiles, tiles, sum);
+        if (threadIdx.x == 0) warps[33] = c;
+    }
+    __syncthreads();
+    _xpgpu_store<TIPT>(out + row * len, base, stop, warps[33] + e, s);
 }
 """
 
 _kernels: dict[Any, Any] = {}
+# By (device, stream): [entries, launches, ticket, words] of the tile kernel;
+# launches on one stream run in order.
+_buffers: dict[Any, Any] = {}
 
 
-def _ipt(dtype: numpy.dtype) -> int:
-    """Elements a thread per tile: at least 8, at least one 16-byte load. (Measured on an
-    H200, rows of 1024 float32: 16 a thread, or loading the next tile before scanning the
-    current one, were no faster.)"""
-    return max(8, 16 // dtype.itemsize)
+def _ipt(dtype: numpy.dtype, per: int = 8) -> int:
+    """Elements a thread per tile: at least ``per``, at least one 16-byte load. (Measured
+    on an H200, rows of 1024 float32: 16 a thread, or loading the next tile before scanning
+    the current one, were no faster.)"""
+    return max(per, 16 // dtype.itemsize)
 
 
 def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
@@ -206,18 +342,43 @@ def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any
         name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
         src = (f"typedef {_scalar.get_typename(dtype)} TIN;\n"
                f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
-               f"#define IPT {_ipt(dtype)}\n#define NIN {16 // dtype.itemsize}\n"
-               f"#define NOUT {16 // acc.itemsize}\n" + _SOURCE.replace("NAME", name))
-        k = _kernels[key] = _r.functions(src, name, f"{name}_totals")
+               f"#define IPT {_ipt(dtype)}\n#define TIPT {_ipt(dtype, TILE_IPT)}\n"
+               f"#define NIN {16 // dtype.itemsize}\n"
+               f"#define NOUT {16 // acc.itemsize}\n#define NW {acc.itemsize // 4}\n"
+               f"#define LEVELS {LEVELS}\n" + _SOURCE.replace("NAME", name))
+        k = _kernels[key] = _r.functions(src, name, f"{name}_rows")
     return k
 
 
+def _entries(rows: int, tiles: int) -> int:
+    """The level entries of the tile kernel: rows * ceil(tiles / 32**k) for every level k
+    with 32**k < tiles."""
+    entries, n, span = 0, tiles, 1
+    while span < tiles:
+        entries += rows * n
+        n, span = -(-n // 32), span * 32
+    return entries
+
+
+def _buffer(device: int, entries: int) -> Any:
+    """The tile kernel's ticket and entries (32 bytes each) of the device's current
+    stream, zeroed when made, for at least ``entries`` (grown by powers of two)."""
+    key = (device, cupy.cuda.get_current_stream().ptr)
+    b = _buffers.get(key)
+    if b is None or b[0] < entries or b[1] == EPOCHS:
+        size = 1 << max(12, (entries - 1).bit_length())
+        words = cupy.zeros(1 + 4 * size, numpy.uint64)
+        b = _buffers[key] = [size, 0, words[:1], words[1:]]
+    b[1] += 1
+    return b
+
+
 def _accumulates(kind: str, acc: numpy.dtype, dtype: numpy.dtype) -> bool:
-    """Whether the kernel scans ``dtype`` in ``acc``: integers into 4- or 8-byte integers
-    (as CuPy, modular), floats into floats at least as wide."""
+    """Whether the kernels scan ``dtype`` in ``acc``: integers into 4- or 8-byte integers
+    (as CuPy, modular), floats (complex) into floats (complex) at least as wide."""
     if kind in "iu":
         return acc.kind in "iu" and acc.itemsize >= 4
-    return kind == "f" and acc.kind == "f" and acc.itemsize >= dtype.itemsize
+    return kind in "fc" and acc.kind == kind and acc.itemsize >= dtype.itemsize
 
 
 def _scan(x: Any, axis: Any, dtype: Any) -> Any:
@@ -230,30 +391,21 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
         return None
     length = x.shape[-1]
     rows = x.size // length
-    if rows > 1 and x.size < THRESHOLD and acc.kind == "f":
+    if rows > 1 and x.size < THRESHOLD and acc.kind in "fc":
         return None  # as the reductions' rows (_cupy_reductions.THRESHOLD)
-    ipt = _ipt(x.dtype)
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id
-    scan, totals_kernel = _kernel(x.dtype, acc, vec, device)
-    threads = -(-length // ipt)  # short rows: a block of fewer threads, one tile a row
-    block = min(BLOCK, max(32, -(-threads // 32) * 32))
-    tile = block * ipt
-    tiles = -(-length // tile)
-    spread = SPREAD * _r._wave(device)
-    chunks = 1 if rows >= spread else min(tiles, -(-spread // rows))
-    per_chunk = -(-tiles // chunks)
-    chunks = -(-tiles // per_chunk)
-    clen = per_chunk * tile
+    tiled, by_rows = _kernel(x.dtype, acc, vec, device)
     out = cupy.ndarray(x.shape, acc)
-    args = (numpy.int64(length), numpy.int32(chunks), numpy.int64(clen))
-    totals = None
-    if chunks > 1:
-        # rows * chunks < spread + rows < 2 * spread totals: the reductions' buffer of
-        # this stream (MAX_SPLIT_ROWS + wave items) of 2 * SPREAD totals an item.
-        totals = _r._scratch(device, 2 * SPREAD * acc.itemsize)[1]
-        launch(totals_kernel, rows * chunks, block, (x, totals, *args))
-    launch(scan, rows * chunks, block, (x, out, totals, *args))
+    tiles = -(-length // (TILE_BLOCK * _ipt(x.dtype, TILE_IPT)))
+    if tiles == 1 or rows >= SPREAD * _r._wave(device):
+        threads = -(-length // _ipt(x.dtype))  # short rows: a block of fewer threads
+        block = min(BLOCK, max(32, -(-threads // 32) * 32))
+        launch(by_rows, rows, block, (x, out, numpy.int64(length)))
+    else:
+        _, _, ticket, words = _buffer(device, _entries(rows, tiles))
+        launch(tiled, rows * tiles, TILE_BLOCK, (x, out, words, ticket, numpy.int64(length),
+                                                 numpy.int64(tiles), numpy.int64(rows * tiles)))
     return out
 
 
