@@ -8,8 +8,16 @@ names ``numpy`` and ``cupy`` appear only below this package.
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+_speedups: Any = None  # the compiled forwarding of method(), as xpgpu._array's speedups
+if not os.environ.get("XPGPU_PURE_PYTHON"):
+    try:
+        from .. import _speedups  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        pass
 
 # The standard's names whose NumPy/CuPy spelling differs.
 RENAMES = {
@@ -35,8 +43,10 @@ METHODS = ("sum", "prod", "max", "min", "mean", "var", "std", "any", "all", "arg
 def method(function: Any, ndarray: type, name: str | None = None) -> Any:
     """``function`` (a module function that calls the ndarray method ``name``, by default
     its own name) calling the method directly on an ``ndarray``, and itself on anything
-    else."""
+    else (in C where xpgpu._speedups was built: ``_speedups.method``)."""
     bound = getattr(ndarray, name or function.__name__)
+    if _speedups is not None:
+        return _speedups.method(function, ndarray, bound)
 
     def call(a: Any, *args: Any, **kwargs: Any) -> Any:
         if type(a) is ndarray:
