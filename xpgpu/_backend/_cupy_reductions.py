@@ -687,27 +687,22 @@ def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, thresho
                 (4 if load else acc.itemsize,), chunks > 1)
 
 
-def _reduction(op: str) -> Any:
-    function, method = getattr(cupy, op), getattr(cupy.ndarray, op)
-
+def _reduction(op: str, cupy_func: Any) -> Any:
     def reduce(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                keepdims: bool = False) -> Any:
-        f = function
-        if type(x) is cupy.ndarray:
-            if out is None:
-                r = _reduce(op, x, axis, keepdims, dtype)
-                if r is not None:
-                    return r
-            f = method  # what CuPy's function calls, without its layer (METHODS)
+        if out is None:
+            r = _reduce(op, x, axis, keepdims, dtype)
+            if r is not None:
+                return r
         if dtype is None:
-            return f(x, axis, out=out, keepdims=keepdims)
-        return f(x, axis, dtype=dtype, out=out, keepdims=keepdims)
+            return cupy_func(x, axis, out=out, keepdims=keepdims)
+        return cupy_func(x, axis, dtype=dtype, out=out, keepdims=keepdims)
 
     reduce.__name__ = op
     return reduce
 
 
-FIXES.update({op: _reduction(op) for op in _OPS})
+FIXES.update({op: _reduction(op, CUPY_METHODS[op]) for op in _OPS})
 # Note: CuPy's any/all reduce through its generic kernels (one block per output row);
 # these give the same booleans exactly (a reduction of truths has no rounding).
 
