@@ -388,11 +388,46 @@ def test_cumulative_sum_views(forced: None) -> None:
                                   np.cumsum(h3, axis=-1))  # small integers: exact
 
 
+# (shape, axis): rows of one leaf (n <= 128, n < 8 included), of several (NumPy's split
+# tree: 30729 elements have 257 leaves, 61449 have 513, the most below 2**16), one row of
+# a 2-D array, and trailing axes of a 3-D one.
+PAIRWISE_CASES = [((2, 1), -1), ((3, 7), -1), ((5, 8), 1), ((4, 100), -1), ((3, 128), -1),
+                  ((3, 129), -1), ((2, 1000), -1), ((7, 4097), -1), ((2, 30729), -1),
+                  ((1, 61449), -1), ((1, 5000), (0, 1)), ((500, 5), -1), ((1000, 13), -1),
+                  ((4, 6, 50), (1, 2)), ((4, 6, 50), -1), ((33, 1, 3), (-2, -1))]
+
+
+@pytest.mark.parametrize("op", ["sum", "mean"])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_pairwise_rows(op: str, dtype: str) -> None:
+    """Rows of real floats below THRESHOLD (the default: no forcing) are summed in NumPy's
+    pairwise order: xpgpu's sum and mean give NumPy's bits, -0.0 rows, NaN and inf
+    included, with keepdims. The data spans 8 decades, so that another order (in turn, by
+    halves) changes the results: the check below that it does keeps this test able to fail."""
+    rng = np.random.default_rng(21)
+    fn = getattr(np, op)
+    for shape, axis in PAIRWISE_CASES:
+        host = (rng.standard_normal(shape) * 10.0 ** rng.uniform(-4, 4, shape)).astype(dtype)
+        if shape[0] > 3:
+            host[1] = -0.0
+            host[2].flat[0], host[3].flat[-1] = np.nan, np.inf
+        for keepdims in (False, True):
+            got = getattr(xp, op)(_device(host), axis=axis, keepdims=keepdims)
+            want = fn(host, axis=axis, keepdims=keepdims)
+            assert got.dtype == getattr(xp, dtype) and got.shape == want.shape
+            assert to_numpy(got).tobytes() == want.tobytes(), (op, dtype, shape, axis)
+    # the order matters for such data: summing in turn gives other bits
+    host = (rng.standard_normal((12, 4097)) * 10.0 ** rng.uniform(-4, 4, (12, 4097))).astype(dtype)
+    in_turn = np.add.accumulate(host, axis=-1)[:, -1]
+    assert (in_turn != np.sum(host, axis=-1)).any()
+    assert to_numpy(xp.sum(_device(host), axis=-1)).tobytes() == np.sum(host, axis=-1).tobytes()
+
+
 def test_dispatch() -> None:
     """Default thresholds: exact reductions (any, all, argmax, argmin; integer scans) and
-    whole arrays take xpgpu's kernels at every size; several small rows of floats keep
-    CuPy's path for rounding reductions (the adapters answer None), as do empty arrays and
-    non-C-contiguous views."""
+    whole arrays take xpgpu's kernels at every size; several small rows of floats take
+    NumPy's pairwise order for sum and mean and keep CuPy's path for the other rounding
+    reductions (the adapters answer None), as do empty arrays and non-C-contiguous views."""
     import cupy
 
     small = cupy.ones((4, 1000), cupy.float32)
@@ -415,7 +450,9 @@ def test_dispatch() -> None:
               lambda a: R._reduce("prod", a.astype(cupy.uint8), -1, False),
               lambda a: C._scan(a.astype(cupy.int32), -1, None)):
         assert f(small) is not None  # exact: every size
-    for f in (lambda a: R._reduce("sum", a, -1, False), lambda a: R._reduce("mean", a, -1, False),
+    for f in (lambda a: R._reduce("sum", a, -1, False), lambda a: R._reduce("mean", a, 1, True)):
+        assert f(small) is not None  # NumPy's pairwise order
+    for f in (lambda a: R._reduce("prod", a, -1, False),
               lambda a: R._reduce("sum", a.astype(cupy.complex64), -1, False),
               lambda a: R._moments(a, -1, 0, False, True), lambda a: C._scan(a, -1, None)):
         assert f(small) is None  # rows that round, below THRESHOLD
@@ -466,11 +503,11 @@ def test_plans(monkeypatch: pytest.MonkeyPatch) -> None:
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=0.05)
     # a threshold is part of the key: small rows of floats switch paths with it
     small = cupy.ones((4, 1000), cupy.float32)
-    assert R._reduce("sum", small, -1, False) is None
+    assert R._reduce("prod", small, -1, False) is None
     monkeypatch.setattr(R, "THRESHOLD", 1)
-    assert R._reduce("sum", small, -1, False) is not None
+    assert R._reduce("prod", small, -1, False) is not None
     monkeypatch.setattr(R, "MAX_PLANS", len(R._plans))
-    assert R._reduce("sum", small, -1, True) is not None  # a full dict starts afresh
+    assert R._reduce("prod", small, -1, True) is not None  # a full dict starts afresh
     assert len(R._plans) == 1
 
 

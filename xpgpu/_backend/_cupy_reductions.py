@@ -45,9 +45,11 @@ from ._cupy_launch import launch, planner
 # fallbacks of xpgpu's kernels here and in _cupy_search, and the adapter's own (_cupy).
 CUPY_METHODS = {name: method(getattr(cupy, name), cupy.ndarray, name) for name in METHODS}
 
-# Note: below THRESHOLD elements, reductions of several rows that round (sum, prod, mean,
-# var, std) keep CuPy's kernels: one launch would also be the cheaper call, but the rows'
-# other summation order changes results by an ulp, which ill-conditioned formulas amplify:
+# Note: below THRESHOLD elements, rows (an array of more than one dimension reduced over
+# some trailing axes) are summed as NumPy sums them: sum and mean of real floating rows
+# take NumPy's pairwise order (_PAIRWISE), the same bits as NumPy; the other reductions
+# that round (prod, var, std, complex sums) keep CuPy's kernels. Another summation order
+# of small rows changes results by an ulp, which ill-conditioned formulas amplify:
 # scikit-learn's euclidean_distances of 5 features (row norms, then a square root of a
 # difference) left rtol=1e-6 of its NumPy result (tests/test_sklearn.py). A whole array
 # (one row), and every exact reduction (EXACT: no rounding), takes xpgpu's kernel at every
@@ -609,8 +611,8 @@ planned = planner(_plans, _planned)
 
 def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
          params: tuple[Any, ...], device: int = 0, partials: tuple[int, ...] | None = None,
-         split: bool = False) -> tuple[Any, Any]:
-    """The plan that launches ``kernel`` on ``grid`` blocks of BLOCK threads with the
+         split: bool = False, block: int = BLOCK) -> tuple[Any, Any]:
+    """The plan that launches ``kernel`` on ``grid`` blocks of ``block`` threads with the
     arguments ``(x, out, *params)``, ``out`` a new array of ``shape`` and ``dtype``; for a
     kernel with ``partials`` (their itemsizes), ``(x, out, *partials, tickets, *params)``:
     the device's buffers (_scratch) where rows are ``split`` among blocks, else nulls.
@@ -621,20 +623,152 @@ def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
     if partials is None or not split:
         def run(x: Any) -> Any:
             out = cupy.ndarray(shape, dtype)
-            launch(kernel, grid, BLOCK, (x, out, *params))
+            launch(kernel, grid, block, (x, out, *params))
             return out
 
         slots = b"".join(bytes(16) if p is None else p.tobytes().ljust(16, b"\0")
                          for p in params)
-        return run, (kernel.ptr, grid, BLOCK, shape, dtype, slots)
+        return run, (kernel.ptr, grid, block, shape, dtype, slots)
 
     def run_split(x: Any) -> Any:
         out = cupy.ndarray(shape, dtype)
         tickets, *buffers = _scratch(device, *partials)
-        launch(kernel, grid, BLOCK, (x, out, *buffers, tickets, *params))
+        launch(kernel, grid, block, (x, out, *buffers, tickets, *params))
         return out
 
     return run_split, None
+
+
+# ---- sum and mean of small rows, in NumPy's order -------------------------------------
+#
+# NumPy sums a contiguous row of n elements pairwise (pairwise_sum of
+# numpy/_core/src/umath/loops_utils.h.src): a run of n <= 128 elements (a leaf) is added
+# in 8 accumulators r[j] (elements j, j + 8, ... of its first n - n % 8; none where
+# n < 8), as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then its last n % 8
+# elements in turn; a longer run is split at n2 = n / 2 - (n / 2) % 8 and its halves' sums
+# are added; the row's result is 0 + that sum (NumPy's identity; mean: then / n). The
+# same additions here give the same bits: 8 threads take a leaf (thread j its r[j]; three
+# shuffles add them in NumPy's tree). A row of one leaf is a group of 8 threads; a longer
+# row is a block, whose leaves go to shared memory and are then added pairwise, a level
+# of the split tree at a time (_tree: its pairs by height, below the root).
+PAIRWISE_LEAF = 128  # NumPy's PW_BLOCKSIZE
+PAIRWISE = frozenset({"sum", "mean"})
+_SLOTS = 1025  # a block's leaves and sums: the most a row of fewer than 2**16 elements has
+
+_PAIRWISE = r"""
+// Thread j (of a group of 8, all calling) holds r[j] of the leaf of n elements at p;
+// thread 0 returns the leaf's sum, as NumPy's pairwise_sum.
+__device__ __forceinline__ T _xpgpu_leaf(const T *p, const int n, const int j) {
+    const int whole = n < 8 ? 0 : n - (n & 7);
+    T r = whole ? p[j] : T(0);
+    for (int i = 8 + j; i < whole; i += 8) r += p[i];
+    r += __shfl_down_sync(0xffffffffu, r, 1, 8);
+    r += __shfl_down_sync(0xffffffffu, r, 2, 8);
+    r += __shfl_down_sync(0xffffffffu, r, 4, 8);
+    for (int i = whole; i < n; ++i) r += p[i];
+    return r;
+}
+
+// Rows of one leaf (leaves == 1): 8 threads a row. Longer rows: a block a row; its leaves
+// start at table[0 ... leaves - 1] (table[leaves] = len), then table[leaves + 1 + h] is
+// the first pair of height h + 1 (levels + 1 offsets), then the pairs (a, b) of slots:
+// slot leaves + k is pair k's sum, a + b.
+extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
+                                const int *__restrict__ table, const long long rows,
+                                const long long len, const int leaves, const int levels) {
+    const int j = threadIdx.x & 7;
+    if (leaves == 1) {
+        const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 3;
+        const T s = _xpgpu_leaf(x + row * len, row < rows ? (int)len : 0, j);
+        if (row < rows && j == 0) out[row] = RESULT(T(0) + s);
+        return;
+    }
+    __shared__ T slots[SLOTS];
+    const T *p = x + blockIdx.x * len;
+    const int groups = blockDim.x >> 3;
+    for (int base = 0; base < leaves; base += groups) {
+        const int leaf = base + (threadIdx.x >> 3);
+        const int start = leaf < leaves ? table[leaf] : 0;
+        const T s = _xpgpu_leaf(p + start, leaf < leaves ? table[leaf + 1] - start : 0, j);
+        if (leaf < leaves && j == 0) slots[leaf] = s;
+    }
+    const int *level = table + leaves + 1, *pairs = level + levels + 1;
+    for (int h = 0; h < levels; ++h) {
+        __syncthreads();
+        for (int k = level[h] + threadIdx.x; k < level[h + 1]; k += blockDim.x)
+            slots[leaves + k] = slots[pairs[2 * k]] + slots[pairs[2 * k + 1]];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = RESULT(T(0) + slots[leaves + level[levels] - 1]);
+}
+"""
+_pairwise_kernels: dict[Any, Any] = {}
+_tables: dict[Any, Any] = {}  # by (row length, device): (leaves, levels, table on the device)
+
+
+def _pairwise_kernel(op: str, dtype: numpy.dtype, device: int) -> Any:
+    key = (op, dtype, device)
+    k = _pairwise_kernels.get(key)
+    if k is None:
+        name = f"xpgpu_pairwise_{op}_{dtype.char}"
+        result = "(s)" if op == "sum" else "((s) / T(len))"
+        src = (f"typedef {_scalar.get_typename(dtype)} T;\n#define SLOTS {_SLOTS}\n"
+               f"#define RESULT(s) {result}\n" + _PAIRWISE.replace("NAME", name))
+        k = _pairwise_kernels[key] = functions(src, name)[0]
+    return k
+
+
+def _tree(length: int) -> tuple[list[int], list[list[tuple[int, int]]]]:
+    """NumPy's pairwise split of a row of ``length`` elements: the leaves' starts, and the
+    pairs (a, b) of slots added, by height (a slot is a leaf's index, or ``leaves + k``
+    for pair ``k`` counted across the heights in order), the root last."""
+    starts: list[int] = []
+    pairs: list[tuple[int, int, int]] = []  # (height, a, b); a node: a leaf i, or ~pair
+
+    def split(start: int, n: int) -> tuple[int, int]:  # (node, height)
+        if n <= PAIRWISE_LEAF:
+            starts.append(start)
+            return len(starts) - 1, 0
+        half = n // 2 - n // 2 % 8
+        (a, ha), (b, hb) = split(start, half), split(start + half, n - half)
+        pairs.append((max(ha, hb) + 1, a, b))
+        return ~(len(pairs) - 1), max(ha, hb) + 1
+
+    split(0, length)
+    order = sorted(range(len(pairs)), key=lambda k: pairs[k][0])
+    slot = {~k: len(starts) + rank for rank, k in enumerate(order)}
+    heights: list[list[tuple[int, int]]] = []
+    for k in order:
+        h, a, b = pairs[k]
+        if len(heights) < h:
+            heights.append([])
+        heights[h - 1].append((slot.get(a, a), slot.get(b, b)))
+    return starts, heights
+
+
+def _pairwise_plan(x: Any, op: str, rows: int, length: int, out: tuple[int, ...]) -> Any:
+    """The plan of NumPy's pairwise sum (mean) of x's ``rows`` rows of ``length``."""
+    device = x.data.device_id
+    entry = _tables.get((length, device))
+    if entry is None:
+        starts, heights = _tree(length)
+        offsets = [0]
+        for level in heights:
+            offsets.append(offsets[-1] + len(level))
+        if len(starts) + offsets[-1] > _SLOTS:
+            return None
+        table = numpy.array(starts + [length] + offsets + [s for level in heights
+                                                         for pair in level for s in pair],
+                            numpy.int32)
+        with cupy.cuda.Device(device):
+            entry = _tables[length, device] = (len(starts), len(heights), cupy.asarray(table))
+    leaves, levels, table = entry
+    kernel = _pairwise_kernel(op, x.dtype, device)
+    params = (numpy.uint64(table.data.ptr), numpy.int64(rows), numpy.int64(length),
+              numpy.int32(leaves), numpy.int32(levels))
+    if leaves == 1:
+        return plan(kernel, -(-rows // (BLOCK // 8)), out, x.dtype, params)
+    return plan(kernel, rows, out, x.dtype, params, block=min(1024, -(-leaves // 4) * 32))
 
 
 _UINT32 = numpy.dtype(numpy.uint32)
@@ -661,11 +795,17 @@ def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, thresho
     acc = _WIDEN.get(x.dtype.kind, x.dtype) if op in ("sum", "prod") else x.dtype
     if dtype is not None and dtype != acc:
         return None
-    shape = _rows(x, axis, op in EXACT or acc.kind in "iu", threshold, min_size)
+    # small rows of real floats: NumPy's order (_PAIRWISE), whatever the threshold says
+    pairwise = (op in PAIRWISE and acc.kind == "f" and axis is not None and x.ndim > 1
+                and x.size < threshold)
+    shape = _rows(x, axis, pairwise or op in EXACT or acc.kind in "iu", threshold, min_size)
     if shape is None:
         return None
     kept, rows, length = shape
     reduced = x.ndim - len(kept)
+    out = kept + (1,) * reduced if keepdims else kept
+    if pairwise:
+        return _pairwise_plan(x, op, rows, length, out)
     load = "truth" if op in _TRUTH else None
     dtype = x.dtype
     if load and dtype.kind == "b" and not length & 3 and not x.data.ptr & 3:
@@ -675,7 +815,6 @@ def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, thresho
         x.data.ptr & 15) else 1
     device = x.data.device_id
     kernels = _reduce_kernel(op, dtype, n, device, load, acc)
-    out = kept + (1,) * reduced if keepdims else kept
     out_dtype = numpy.dtype(numpy.bool_) if load else acc
     shift = _lanes(rows, length, n)
     if shift is not None:
