@@ -163,6 +163,31 @@ def test_introspection_is_the_python_function() -> None:
         xp.add(x, x2=x)
 
 
+@built
+def test_wrap_in_c_as_in_python(device: Any) -> None:
+    """_array.wrap is the compiled function where it was built, and gives what its Python
+    definition (_array._wrap) gives: an Array of exactly the data, dtype and device passed,
+    tracked by the garbage collector, with no reference left behind; a wrong call raises."""
+    import gc
+
+    from xpgpu import _array
+
+    assert _array.wrap is _elementwise._speedups.wrap
+    x = sample(xp.float32, device)
+    for f in (_array.wrap, _array._wrap):
+        a = f(x._data, xp.float32, device)
+        assert type(a) is xp.Array and gc.is_tracked(a)
+        assert a._data is x._data and a._dtype is xp.float32 and a._device is device
+        assert outcome(lambda a=a: a + 1) == outcome(lambda: x + 1)
+    watched = (x._data, xp.float32, device)
+    before = [sys.getrefcount(obj) for obj in watched]
+    for _ in range(100):
+        _array.wrap(x._data, xp.float32, device)
+    assert [sys.getrefcount(obj) for obj in watched] == before
+    with pytest.raises(TypeError, match="3 arguments"):
+        _array.wrap(x._data, xp.float32)
+
+
 def test_pure_python_mode() -> None:
     """XPGPU_PURE_PYTHON=1 runs the Python functions alone, with the same results."""
     code = ("import inspect, xpgpu as xp, xpgpu._elementwise as e\n"

@@ -345,13 +345,18 @@ def compiled_view(func: _F, kind: int, name: str = "") -> _F:
     return func if speedups is None else speedups.view(func, kind, name)  # type: ignore[no-any-return]
 
 
-def wrap(data: Any, dtype: DType, device: Device) -> Array:
+def _wrap(data: Any, dtype: DType, device: Device) -> Array:
     """Wrap backend data whose dtype is ``dtype`` (the callers guarantee it)."""
     a = _object_new(Array)
     a._data = data
     a._dtype = dtype
     a._device = device
     return a
+
+
+# The same in C where it was built (~0.1 µs a call less; the layout comes from
+# _elementwise's setup, before any array is made).
+wrap: Callable[[Any, DType, Device], Array] = _wrap if speedups is None else speedups.wrap
 
 
 def wrap_checked(func: str, data: Any, device: Device, expected: DType | None = None) -> Array:
