@@ -761,7 +761,10 @@ def _pairwise_plan(x: Any, op: str, rows: int, length: int, out: tuple[int, ...]
                                                          for pair in level for s in pair],
                             numpy.int32)
         with cupy.cuda.Device(device):
-            entry = _tables[length, device] = (len(starts), len(heights), cupy.asarray(table))
+            on_device = cupy.asarray(table)
+            # (copied on this stream, read on any: once per row length, wait for the copy)
+            cupy.cuda.get_current_stream().synchronize()
+        entry = _tables[length, device] = (len(starts), len(heights), on_device)
     leaves, levels, table = entry
     kernel = _pairwise_kernel(op, x.dtype, device)
     params = (numpy.uint64(table.data.ptr), numpy.int64(rows), numpy.int64(length),
