@@ -12,27 +12,37 @@ written once, in one launch:
 - Rows (``NAME_rows``; ``BLOCK`` threads): where the rows fill the GPU (``SPREAD`` waves
   of them) or a row is one tile, each row is one block that scans its tiles in order,
   carrying the running total.
-- Tiles (``NAME``; ``TILE_BLOCK`` threads): otherwise each tile of each row is one block,
-  in the order of an atomic ticket (every smaller ticket's block has started, so no block
-  waits on one that cannot run; a block loads the tile of its blockIdx, usually the
-  ticket's, while the ticket comes). Tile ``i`` of a row publishes its total as entry
-  ``i`` of level 0 of its row; entry ``j`` of level ``k + 1`` is the sum of entries
-  ``32 j ... 32 j + 31`` of level ``k``, published by the group's last tile (the one
-  whose base-32 digits ``d_0 ... d_k`` are all 31) as soon as it has read the other 31;
-  an entry is published only where a tile follows its group. Tile ``i``'s carry is the
-  sum of the entries ``32 * (i >> 5 (k + 1)) + g`` for ``g < d_k`` of each level ``k``:
-  at most 31 a level, each ready as soon as the totals of its tiles are, whatever the
-  carries of the tiles before (no chain from tile to tile, unlike a look-back of
-  inclusive prefixes; no order that depends on timing, unlike a decoupled look-back).
-  An entry is 8-byte words of 4 bytes of the value and 4 of the launch's epoch, each
-  written and read whole, so a reader knows a value is this launch's with no fence and
-  no flag to reset. The epoch is counted on the device in the high word of the ticket
-  (the block taking a launch's last ticket resets the low word and adds one to the
-  epoch), so a graph replay counts its own; the buffers are per (device, stream).
+- Tiles (``NAME``; ``TILE_BLOCK`` threads and a carry warp): otherwise each tile of each
+  row is one block, in the order of an atomic ticket (every smaller ticket's block has
+  started, so no block waits on one that cannot run; a block loads the tile of its
+  blockIdx, usually the ticket's, while the ticket comes). Tile ``i`` of a row publishes
+  its total as entry ``i`` of level 0 of its row; entry ``j`` of level ``k + 1`` is the
+  sum of entries ``32 j ... 32 j + 31`` of level ``k``, published by the group's last
+  tile (the one whose base-32 digits ``d_0 ... d_k`` are all 31) as soon as it has read
+  the other 31; an entry is published only where a tile follows its group. Tile ``i``'s
+  carry is the sum of the entries ``32 * (i >> 5 (k + 1)) + g`` for ``g < d_k`` of each
+  level ``k``: at most 31 a level, each ready as soon as the totals of its tiles are,
+  whatever the carries of the tiles before (no chain from tile to tile, unlike a
+  look-back of inclusive prefixes; no order that depends on timing, unlike a decoupled
+  look-back). An entry is 8-byte words of 4 bytes of the value and 4 of the launch's
+  epoch, each written and read whole, so a reader knows a value is this launch's with no
+  fence and no flag to reset. The epoch is counted on the device in the high word of the
+  ticket (the block taking a launch's last ticket resets the low word and adds one to
+  the epoch), so a graph replay counts its own; the buffers are per (device, stream).
+  The block's carry warp reads the entries (and makes the group sums) while the other
+  warps load and scan the tile, so a carry waits for the totals before it, not for its
+  own tile's loads as well; it holds no elements and the others no entries, so both fit
+  in fewer registers and more blocks fit an SM (``TILE_RESIDENT``). The tile is read and
+  written evict-first, which leaves L2 to the entries.
   (Measured on an H100, 2**26 float32 in tiles of 128 x 8: 405 µs; with each group's
   sum made by its last arriver, found by an atomic counter, and no load before the
   ticket: 541; with a fence between a value and a flag as well: 761; with persistent
-  blocks, each loading its next tile while it waits for its carry: 1033.)
+  blocks, each loading its next tile while it waits for its carry: 1033. Later, in tiles
+  of 512 x 8 with warp 0 reading the carry, 2 blocks an SM: 387; 3 blocks (fewer
+  barriers, 40 registers): 334; in tiles of 480 x 8 and a carry warp, 4 blocks an SM:
+  301; PyTorch's torch.cumsum: 260. At 2**20 the same three: 7.9 µs, 7.9 and 8.4;
+  PyTorch's: 8.3. Evict-first loads and stores: complex64 at 2**26 in 591 µs, not 1004;
+  the others within about 2%.)
 
 Scan order (integers are exact, wrapping as CuPy's; floats within this order's rounding,
 the same bits on every run): element ``i``'s result is ``(c + e) + s``, where ``s`` is
@@ -65,12 +75,19 @@ MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 # block a row (the tile kernel below that).
 BLOCK = 128
 SPREAD = 4
-# The tile kernel's threads a block and elements a thread (at least). Measured on an H100
-# against 128 and 256 threads, and 16 elements a thread: the best geometric mean of the
-# throughputs of float32, float64, int32 and complex64 at 2**20 and 2**26 (0.88 of
-# PyTorch's; 128 x 8: 0.80, 256 x 16: 0.79).
-TILE_BLOCK = 512
+# The tile kernel's threads a block besides its carry warp, elements a thread (at least),
+# and blocks an SM by the accumulator's size (registers capped to fit: 32 a thread for 4
+# bytes, 40 for 8, 64 for 16, none spilled; 512-thread blocks, 2048 threads an SM at most).
+# Measured on an H100, GPU time of PyTorch's over this kernel's at 2**26, 480 x 8 (carry
+# warp apart) and these: float32 0.86, float64 0.79, int32 2.50, complex64 1.55,
+# complex128 1.38; 512 x 8 (3, 2, 2 blocks): 0.80, 0.78, 2.34, 1.54, 1.35; 224 x 8 (8,
+# 6, 4): 0.83, 0.74, 2.45, 1.44, 1.16; 480 x 16 (3, 2, 1): 0.86, 0.60, 2.50, 1.20, 1.36;
+# float64 at 2 blocks (48 registers): 0.77. (Before, 512 x 8 with warp 0 reading the
+# carry, 56 to 118 registers, 2 blocks of float32 and 1 of float64: 0.67, 0.63, 1.97,
+# 0.92, 1.44.)
+TILE_BLOCK = 480
 TILE_IPT = 8
+TILE_RESIDENT = {4: 4, 8: 3, 16: 2}
 # Launches of the tile kernel on one buffer before a new one: a word holds its launch's
 # epoch plus one, modulo 2**32; fewer launches than that never meet a stale word.
 EPOCHS = (1 << 32) - 1
@@ -79,54 +96,50 @@ LEVELS = 5  # levels of 32 at most: rows of up to 32**5 tiles (2**35 elements)
 _SOURCE = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 
-// Warp shuffles (up by o; from lane ^ o); a complex number moves as its two parts.
-template <typename U> __device__ __forceinline__ U _xpgpu_up(const U v, const int o) {
-    return __shfl_up_sync(0xffffffffu, v, o);
+// Warp shuffles: up by o (UP), from lane ^ o (XOR), from lane o (AT); a complex number
+// moves as its two parts.
+enum { UP, XOR, AT };
+template <int S, typename U> __device__ __forceinline__ U _xpgpu_shfl(const U v, const int o) {
+    if constexpr (S == UP) return __shfl_up_sync(0xffffffffu, v, o);
+    else if constexpr (S == XOR) return __shfl_xor_sync(0xffffffffu, v, o);
+    else return __shfl_sync(0xffffffffu, v, o);
 }
-template <typename U>
-__device__ __forceinline__ complex<U> _xpgpu_up(const complex<U> v, const int o) {
-    return complex<U>(__shfl_up_sync(0xffffffffu, v.real(), o),
-                      __shfl_up_sync(0xffffffffu, v.imag(), o));
-}
-template <typename U> __device__ __forceinline__ U _xpgpu_xor(const U v, const int o) {
-    return __shfl_xor_sync(0xffffffffu, v, o);
-}
-template <typename U>
-__device__ __forceinline__ complex<U> _xpgpu_xor(const complex<U> v, const int o) {
-    return complex<U>(__shfl_xor_sync(0xffffffffu, v.real(), o),
-                      __shfl_xor_sync(0xffffffffu, v.imag(), o));
+template <int S, typename U>
+__device__ __forceinline__ complex<U> _xpgpu_shfl(const complex<U> v, const int o) {
+    return complex<U>(_xpgpu_shfl<S>(v.real(), o), _xpgpu_shfl<S>(v.imag(), o));
 }
 // The warp's sum of v (a butterfly: every lane adds the same pairs, the same bits).
 __device__ __forceinline__ T _xpgpu_warp_sum(T v) {
     #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += _xpgpu_xor(v, o);
+    for (int o = 16; o > 0; o >>= 1) v += _xpgpu_shfl<XOR>(v, o);
     return v;
+}
+
+// The inclusive prefix of v over the warp's lanes (a shuffle scan); ex: the exclusive one.
+__device__ __forceinline__ T _xpgpu_warp_scan(const T v, T &ex) {
+    const int lane = threadIdx.x & 31;
+    T inc = v;
+    #pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const T y = _xpgpu_shfl<UP>(inc, o);
+        if (lane >= o) inc += y;
+    }
+    ex = _xpgpu_shfl<UP>(inc, 1);
+    if (lane == 0) ex = T(0);
+    return inc;
 }
 
 // The exclusive prefix of v over the block's threads; total: the block's sum.
 __device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    T inc = v;
-    #pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const T y = _xpgpu_up(inc, o);
-        if (lane >= o) inc += y;
-    }
-    T ex = _xpgpu_up(inc, 1);
-    if (lane == 0) ex = T(0);
+    T ex;
+    const T inc = _xpgpu_warp_scan(v, ex);
     __syncthreads();  // warps[] may still be read from the previous tile
     if (lane == 31) warps[warp] = inc;
     __syncthreads();
     if (warp == 0) {
-        const T w = lane < (blockDim.x >> 5) ? warps[lane] : T(0);
-        T wi = w;
-        #pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const T y = _xpgpu_up(wi, o);
-            if (lane >= o) wi += y;
-        }
-        T wx = _xpgpu_up(wi, 1);
-        if (lane == 0) wx = T(0);
+        T wx;
+        const T wi = _xpgpu_warp_scan(lane < (blockDim.x >> 5) ? warps[lane] : T(0), wx);
         warps[lane] = wx;
         if (lane == 31) warps[32] = wi;
     }
@@ -135,15 +148,30 @@ __device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
     return warps[warp] + ex;
 }
 
-// A thread's I elements from base (16-byte loads where the tile is whole), zeros past stop.
-template <int I>
+// 16 bytes loaded (stored) evict-first ("streaming"): read (written) once, they leave L2
+// to what is read again, such as the tile kernel's level entries.
+__device__ __forceinline__ uint4 _xpgpu_ldcs(const void *p) {
+    uint4 b;
+    asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
+    return b;
+}
+__device__ __forceinline__ void _xpgpu_stcs(void *p, const uint4 b) {
+    asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};"
+                 :: "l"(p), "r"(b.x), "r"(b.y), "r"(b.z), "r"(b.w) : "memory");
+}
+
+// A thread's I elements from base (16-byte loads where the tile is whole, evict-first
+// where E), zeros past stop.
+template <int I, bool E = false>
 __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
                                             const long long stop, TIN *r) {
     if (VEC && base + I <= stop) {
         #pragma unroll
         for (int u = 0; u < I / NIN; ++u) {
-            const _xpgpu_vec<TIN, NIN> v =
-                reinterpret_cast<const _xpgpu_vec<TIN, NIN> *>(p + base)[u];
+            _xpgpu_vec<TIN, NIN> v;
+            if constexpr (E) *reinterpret_cast<uint4 *>(&v) = _xpgpu_ldcs(p + base + u * NIN);
+            else v = reinterpret_cast<const _xpgpu_vec<TIN, NIN> *>(p + base)[u];
             #pragma unroll
             for (int k = 0; k < NIN; ++k) r[u * NIN + k] = v.v[k];
         }
@@ -153,8 +181,9 @@ __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
     }
 }
 
-// pre + s[k] at base + k, for k < I and base + k < stop (16-byte stores where whole).
-template <int I>
+// pre + s[k] at base + k, for k < I and base + k < stop (16-byte stores where whole,
+// evict-first where E).
+template <int I, bool E = false>
 __device__ __forceinline__ void _xpgpu_store(T *q, const long long base, const long long stop,
                                              const T pre, const T *s) {
     if (VEC && base + I <= stop) {
@@ -163,7 +192,8 @@ __device__ __forceinline__ void _xpgpu_store(T *q, const long long base, const l
             _xpgpu_vec<T, NOUT> v;
             #pragma unroll
             for (int k = 0; k < NOUT; ++k) v.v[k] = pre + s[u * NOUT + k];
-            reinterpret_cast<_xpgpu_vec<T, NOUT> *>(q + base)[u] = v;
+            if constexpr (E) _xpgpu_stcs(q + base + u * NOUT, *reinterpret_cast<uint4 *>(&v));
+            else reinterpret_cast<_xpgpu_vec<T, NOUT> *>(q + base)[u] = v;
         }
     } else {
         #pragma unroll
@@ -233,92 +263,131 @@ __device__ __forceinline__ bool _xpgpu_get(const unsigned long long *w,
     return current;
 }
 
-// Warp 0 of tile i (digits d_k, its block's sum v): lane g reads entry
-// 32 * (i >> 5 (k + 1)) + g of each level k where g < d_k (all at once, again where not yet
-// current) and adds them from level 0 up, then the lanes' sums are added: the carry. Where
-// d_0 ... d_k are all 31, tile i is the last of its group of level k + 1 and publishes
-// that group's sum once every lane has read its entry of level k: the butterfly of lane
-// g's entry (g < 31) and, in lane 31, the tile's total (k = 0) or the group sum of level
-// k it has just made.
-__device__ __forceinline__ T _xpgpu_carry(unsigned long long *words, const unsigned int epoch,
-                                          const long long i, const long long row,
-                                          const long long rows, const long long tiles,
-                                          T v) {
+// Barrier b of n threads (b = 0: the whole block), wherever each thread meets it.
+// Note: the carry warp and the others meet barrier 0 at different places, which
+// __syncthreads (barrier.sync.aligned: every thread at the same one) does not allow.
+__device__ __forceinline__ void _xpgpu_sync(const int b, const int n) {
+    asm volatile("barrier.sync %0, %1;" :: "r"(b), "r"(n) : "memory");
+}
+
+// The carry warp of tile i (digits d_k): lane g reads entry 32 * (i >> 5 (k + 1)) + g of
+// each level k where g < d_k (all at once, again where not yet current; into acc[k][g],
+// shared memory, not registers) and adds them from level 0 up, then the lanes' sums are
+// added: the carry. Where d_0 ... d_k are all 31 and a tile follows, tile i is the last
+// of its group of level k + 1 and publishes that group's sum once every lane has read its
+// entry of level k: the butterfly of lane g's entry (g < 31) and, in lane 31, the tile's
+// total (k = 0; `own`, which warp 0 puts in shared memory) or the group sum of level k it
+// has just made. (Tiles and entries are counted in 32 bits: fewer than 2**31 in all.)
+__device__ __forceinline__ T _xpgpu_carry(const unsigned long long *own, T (*acc)[32],
+                                          unsigned long long *words, const unsigned int epoch,
+                                          const unsigned int i, const unsigned int row,
+                                          const unsigned int rows, const unsigned int tiles) {
     const int lane = threadIdx.x & 31;
-    T a[LEVELS];
-    unsigned int wait = 0u;  // the levels still to read
+    unsigned int wait = 0u;  // the levels still to read; bit LEVELS: the tile's own total
     #pragma unroll
     for (int k = 0; k < LEVELS; ++k) {
-        a[k] = T(0);
+        acc[k][lane] = T(0);
         if (lane < ((i >> (5 * k)) & 31)) wait |= 1u << k;
     }
-    int sums = (i & 31) == 31 ? 0 : LEVELS;  // the level of the next group sum to make
+    int sums = (i & 31) == 31 && i + 1 < tiles ? 0 : LEVELS;  // the next group sum's level
+    if (sums == 0 && lane == 31) wait |= 1u << LEVELS;
+    T v = T(0);
     for (;;) {
-        long long off = 0, n = tiles;
+        unsigned int off = 0u, n = tiles;
         #pragma unroll
         for (int k = 0; k < LEVELS; ++k) {
-            const long long e = off + row * n + ((i >> (5 * (k + 1))) << 5) + lane;
-            if ((wait >> k & 1u) && _xpgpu_get(words + e * NW, epoch, a[k])) wait &= ~(1u << k);
+            const unsigned int e = off + row * n + ((i >> (5 * (k + 1))) << 5) + lane;
+            T y;
+            if ((wait >> k & 1u) && _xpgpu_get(words + (size_t)e * NW, epoch, y))
+                wait &= ~(1u << k), acc[k][lane] = y;
+            if (k == 0 && (wait >> LEVELS & 1u) && _xpgpu_get(own, epoch, y))
+                wait &= ~(1u << LEVELS), v = y;
             off += rows * n, n = (n + 31) >> 5;
-            if (k == sums && k + 1 < LEVELS && __all_sync(0xffffffffu, !(wait >> k & 1u))) {
-                v = _xpgpu_warp_sum(lane < 31 ? a[k] : v);
-                const long long j = i >> (5 * (k + 1));
+            if (k == sums && k + 1 < LEVELS &&
+                __all_sync(0xffffffffu, !(wait >> k & 1u) && !(wait >> LEVELS & 1u))) {
+                v = _xpgpu_warp_sum(lane < 31 ? acc[k][lane] : v);
+                const unsigned int j = i >> (5 * (k + 1));
                 if (lane == 0 && ((j + 1) << (5 * (k + 1))) < tiles)
-                    _xpgpu_put(words + (off + row * n + j) * NW, v, epoch);
+                    _xpgpu_put(words + (size_t)(off + row * n + j) * NW, v, epoch);
                 sums = k + 2 < LEVELS && ((i >> (5 * (k + 1))) & 31) == 31 ? k + 1 : LEVELS;
             }
         }
         if (!__any_sync(0xffffffffu, wait) && sums == LEVELS) break;
     }
-    T c = a[0];
+    T c = acc[0][lane];
     #pragma unroll
-    for (int k = 1; k < LEVELS; ++k) c += a[k];
+    for (int k = 1; k < LEVELS; ++k) c += acc[k][lane];
     return _xpgpu_warp_sum(c);
 }
 
-// A block a tile (`tiles` a row, `total` in all), in the order of an atomic ticket: its
-// low word the tile, its high word the launch's epoch (the block taking the launch's
-// last ticket resets the low word and adds one to the epoch). The tile of blockIdx.x,
-// usually the ticket's, is loaded while the ticket comes (again where it is another).
-extern "C" __global__ void NAME(const TIN *__restrict__ x, T *__restrict__ out,
-                                unsigned long long *words, unsigned long long *ticket,
-                                const long long len, const long long tiles,
-                                const long long total) {
-    __shared__ T warps[34];
-    __shared__ unsigned long long taken;
-    if (threadIdx.x == 0) {
-        const unsigned long long t = atomicAdd(ticket, 1ull);
-        if ((long long)(t & 0xffffffffull) == total - 1)
-            atomicExch(ticket, ((t >> 32) + 1) << 32);
-        taken = t;
+// A block a tile (`tiles` a row, `total` in all): TB threads of TIPT elements and a carry
+// warp, in the order of an atomic ticket: its low word the tile, its high word the
+// launch's epoch (the block taking the launch's last ticket resets the low word and adds
+// one to the epoch). The tile of blockIdx.x, usually the ticket's, is loaded while the
+// ticket comes (again where it is another). The carry warp reads the tile's carry while
+// the others load and scan the tile, and warp 0 publishes its total as soon as it has it:
+// the carry is ready as soon as the totals before are, whatever this tile's loads. The
+// block scan adds as _xpgpu_block_scan does, between barriers that leave out the carry
+// warp. (Tiles are counted in 32 bits.)
+extern "C" __global__ void BOUNDS NAME(const TIN *__restrict__ x, T *__restrict__ out,
+                                       unsigned long long *words, unsigned long long *ticket,
+                                       const long long len, const long long tiles,
+                                       const long long total) {
+    __shared__ T warps[33];
+    __shared__ T acc[LEVELS][32];
+    __shared__ unsigned long long taken, own[NW];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (warp == TB / 32) {  // the carry warp
+        if (lane < NW) own[lane] = 0ull;  // not this launch's epoch
+        if (lane == 0) {
+            const unsigned long long t = atomicAdd(ticket, 1ull);
+            if ((long long)(t & 0xffffffffull) == total - 1)
+                atomicExch(ticket, ((t >> 32) + 1) << 32);
+            taken = t;
+        }
+        _xpgpu_sync(0, TB + 32);  // the ticket
+        const unsigned int epoch = (unsigned int)(taken >> 32) + 1u;  // words start at 0
+        const unsigned int id = (unsigned int)taken, n = (unsigned int)tiles;
+        const unsigned int row = id / n, i = id - row * n;
+        const T c = i == 0 ? T(0)
+                           : _xpgpu_carry(own, acc, words, epoch, i, row,
+                                          (unsigned int)total / n, n);
+        if (lane == 0) warps[32] = c;
+        _xpgpu_sync(0, TB + 32);  // the carry
+        return;
     }
-    const long long tile = (long long)blockDim.x * TIPT;
-    long long row = blockIdx.x / tiles, i = blockIdx.x - row * tiles;
+    const long long tile = (long long)TB * TIPT;
+    unsigned int id = blockIdx.x, row = id / (unsigned int)tiles, i = id - row * tiles;
+    long long base = row * len + i * tile + threadIdx.x * TIPT;
+    long long end = row * len + min((i + 1) * tile, len);
     TIN r[TIPT];
-    _xpgpu_load<TIPT>(x + row * len, i * tile + threadIdx.x * TIPT, min((i + 1) * tile, len),
-                      r);
-    __syncthreads();
-    const unsigned int epoch = (unsigned int)(taken >> 32) + 1u;  // words start at 0
-    const long long id = (long long)(taken & 0xffffffffull);
-    if (id != blockIdx.x) {
-        row = id / tiles, i = id - row * tiles;
-        _xpgpu_load<TIPT>(x + row * len, i * tile + threadIdx.x * TIPT,
-                          min((i + 1) * tile, len), r);
+    _xpgpu_load<TIPT, true>(x + base, 0, end - base, r);
+    _xpgpu_sync(0, TB + 32);  // the ticket
+    const unsigned int epoch = (unsigned int)(taken >> 32) + 1u;
+    if ((unsigned int)taken != id) {
+        id = (unsigned int)taken, row = id / (unsigned int)tiles, i = id - row * tiles;
+        base = row * len + i * tile + threadIdx.x * TIPT;
+        end = row * len + min((i + 1) * tile, len);
+        _xpgpu_load<TIPT, true>(x + base, 0, end - base, r);
     }
-    const long long stop = min((i + 1) * tile, len), base = i * tile + threadIdx.x * TIPT;
     T s[TIPT];
     _xpgpu_running<TIPT>(r, s);
-    T sum;
-    const T e = _xpgpu_block_scan(s[TIPT - 1], warps, sum);
-    if (threadIdx.x < 32) {
-        if (threadIdx.x == 0 && i + 1 < tiles)
-            _xpgpu_put(words + (row * tiles + i) * NW, sum, epoch);  // entry i of level 0
-        const T c =
-            i == 0 ? T(0) : _xpgpu_carry(words, epoch, i, row, total / tiles, tiles, sum);
-        if (threadIdx.x == 0) warps[33] = c;
+    T ex;
+    const T inc = _xpgpu_warp_scan(s[TIPT - 1], ex);
+    if (lane == 31) warps[warp] = inc;
+    _xpgpu_sync(1, TB);  // the warps' totals
+    if (warp == 0) {
+        T wx;
+        const T wi = _xpgpu_warp_scan(lane < TB / 32 ? warps[lane] : T(0), wx);
+        const T sum = _xpgpu_shfl<AT>(wi, 31);  // the tile's total
+        if (lane == 0 && i + 1 < tiles) {
+            _xpgpu_put(words + (size_t)id * NW, sum, epoch);  // entry i of level 0
+            _xpgpu_put(own, sum, epoch);
+        }
+        warps[lane] = wx;  // each lane its own word: read above, by itself only
     }
-    __syncthreads();
-    _xpgpu_store<TIPT>(out + row * len, base, stop, warps[33] + e, s);
+    _xpgpu_sync(0, TB + 32);  // the carry
+    _xpgpu_store<TIPT, true>(out + base, 0, end - base, warps[32] + (warps[warp] + ex), s);
 }
 """
 
@@ -335,6 +404,14 @@ def _ipt(dtype: numpy.dtype, per: int = 8) -> int:
     return max(per, 16 // dtype.itemsize)
 
 
+def _bounds(acc: numpy.dtype) -> str:
+    """The tile kernel's launch bounds: TILE_BLOCK threads and the carry warp, and
+    TILE_RESIDENT blocks of them on an SM at once (registers capped to fit)."""
+    n = TILE_RESIDENT.get(acc.itemsize)
+    b = TILE_BLOCK + 32
+    return f"__launch_bounds__({b}, {n})" if n else f"__launch_bounds__({b})"
+
+
 def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
     key = (dtype, acc, vec, device)
     k = _kernels.get(key)
@@ -345,7 +422,8 @@ def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any
                f"#define IPT {_ipt(dtype)}\n#define TIPT {_ipt(dtype, TILE_IPT)}\n"
                f"#define NIN {16 // dtype.itemsize}\n"
                f"#define NOUT {16 // acc.itemsize}\n#define NW {acc.itemsize // 4}\n"
-               f"#define LEVELS {LEVELS}\n" + _SOURCE.replace("NAME", name))
+               f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n"
+               f"#define BOUNDS {_bounds(acc)}\n" + _SOURCE.replace("NAME", name))
         k = _kernels[key] = _r.functions(src, name, f"{name}_rows")
     return k
 
@@ -404,8 +482,9 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
         launch(by_rows, rows, block, (x, out, numpy.int64(length)))
     else:
         _, _, ticket, words = _buffer(device, _entries(rows, tiles))
-        launch(tiled, rows * tiles, TILE_BLOCK, (x, out, words, ticket, numpy.int64(length),
-                                                 numpy.int64(tiles), numpy.int64(rows * tiles)))
+        launch(tiled, rows * tiles, TILE_BLOCK + 32, (
+            x, out, words, ticket, numpy.int64(length), numpy.int64(tiles),
+            numpy.int64(rows * tiles)))
     return out
 
 
