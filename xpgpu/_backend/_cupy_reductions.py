@@ -2,7 +2,8 @@
 arrays, ``max`` and ``min`` of integer and real floating arrays, ``sum`` and ``prod`` of
 integer (accumulated in int64 or uint64), real and complex floating arrays, and ``any``
 and ``all`` of boolean, integer and real floating arrays, over trailing axes (the whole
-array, or ``axis=-1`` of a 2-D array...).
+array, or ``axis=-1`` of a 2-D array...); ``sum`` and ``mean`` of small real floating
+rows in NumPy's pairwise order (``_PAIRWISE``).
 
 ``var``, ``std``: CuPy computes them as its mean and then a generic ``ReductionKernel`` of
 ``(x - mean)**2``, which gives one thread block to each output: the whole-array variance
@@ -510,19 +511,25 @@ def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str |
     return k
 
 
-def _rows(x: Any, axis: Any, exact: bool, threshold: int, min_size: int
+def _small(x: Any, axis: Any, threshold: int) -> bool:
+    """Whether reducing x over ``axis`` is (nearly always) of several rows below the
+    module's THRESHOLD: see there."""
+    return axis is not None and x.ndim > 1 and x.size < threshold
+
+
+def _rows(x: Any, axis: Any, small: bool, threshold: int, min_size: int
           ) -> tuple[tuple[int, ...], int, int] | None:
     """(kept shape, rows, row length) of a reduction of x over trailing axes that xpgpu's
-    kernels take (``exact``: one without rounding; the module's THRESHOLD and MIN_SIZE),
-    else None."""
+    kernels take (``small``: small rows too, as exact reductions and NumPy's order do; the
+    module's THRESHOLD and MIN_SIZE), else None."""
     size = x.size
     if size < min_size:
         return None
     if axis is None:
         return (), 1, size
+    if not small and _small(x, axis, threshold):
+        return None
     ndim = x.ndim
-    if ndim > 1 and size < threshold and not exact:
-        return None  # (nearly always) several rows: see THRESHOLD
     first = _trailing(axis, ndim)
     if first is None:
         return None
@@ -798,9 +805,8 @@ def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, thresho
     acc = _WIDEN.get(x.dtype.kind, x.dtype) if op in ("sum", "prod") else x.dtype
     if dtype is not None and dtype != acc:
         return None
-    # small rows of real floats: NumPy's order (_PAIRWISE), whatever the threshold says
-    pairwise = (op in PAIRWISE and acc.kind == "f" and axis is not None and x.ndim > 1
-                and x.size < threshold)
+    # small rows of real floats: NumPy's order (_PAIRWISE)
+    pairwise = op in PAIRWISE and acc.kind == "f" and _small(x, axis, threshold)
     shape = _rows(x, axis, pairwise or op in EXACT or acc.kind in "iu", threshold, min_size)
     if shape is None:
         return None

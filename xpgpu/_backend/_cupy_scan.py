@@ -470,7 +470,7 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     length = x.shape[-1]
     rows = x.size // length
     if rows > 1 and x.size < THRESHOLD and acc.kind in "fc":
-        return None  # as the reductions' rows (_cupy_reductions.THRESHOLD)
+        return None  # as var's and std's rows (_cupy_reductions.THRESHOLD)
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id
     tiled, by_rows = _kernel(x.dtype, acc, vec, device)
