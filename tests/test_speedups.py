@@ -188,6 +188,52 @@ def test_wrap_in_c_as_in_python(device: Any) -> None:
         _array.wrap(x._data, xp.float32)
 
 
+@built
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
+def test_alloc_in_c_as_in_python(name: str, device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """zeros, ones and empty in C (Alloc): for every shape, dtype, device and keyword, the
+    Python function's result (dtype, device, shape, and bytes but empty's) or its exception
+    and message, and no reference left behind; before the default device is chosen, the
+    Python function chooses it."""
+    fast = getattr(xp, name)
+    python = fast.__wrapped__
+    assert type(fast).__name__ == "Alloc" and fast.__name__ == name
+    assert pickle.loads(pickle.dumps(fast)) is fast
+
+    def outcome(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        try:
+            r = f(*args, **kwargs)
+        except Exception as e:
+            return type(e), str(e)
+        return (type(r), r.dtype, r.device, r._data.shape,
+                None if name == "empty" else r._data.tobytes())
+
+    shapes = [0, 5, (2, 3), (),
+              -1, 2**40, 2**70, 5.0, True, [2], None]
+    keywords = [{}, {"dtype": xp.int8}, {"dtype": None}, {"dtype": xp.bool},
+                {"dtype": xp.complex64, "device": device}, {"device": device},
+                {"device": None}, {"dtype": "float32"}, {"dtype": np.float32},
+                {"device": "cpu"}, {"order": "C"}, {"dtype": xp.float32, "device": 0}]
+    for shape in shapes:
+        for kw in keywords:
+            assert outcome(fast, (shape,), kw) == outcome(python, (shape,), kw), (shape, kw)
+    for args in [(), (3, xp.float32), (3, None, None)]:
+        assert outcome(fast, args, {}) == outcome(python, args, {}), args
+    # The default device (of this test: the parameter) before and after it is chosen.
+    monkeypatch.setattr(_devices, "_default", None)
+    monkeypatch.setenv("XPGPU_DEFAULT_DEVICE", str(device))
+    assert fast(3).device == device and _devices._default is device
+    assert fast(3).device == device
+    watched = (xp.float64, xp.int8, device, xp.float64.dtype)
+    for _ in range(2):
+        before = [sys.getrefcount(obj) for obj in watched]
+        for _ in range(100):
+            fast(4)
+            fast(4, dtype=xp.int8, device=device)
+        after = [sys.getrefcount(obj) for obj in watched]
+    assert after == before
+
+
 def test_pure_python_mode() -> None:
     """XPGPU_PURE_PYTHON=1 runs the Python functions alone, with the same results."""
     code = ("import inspect, xpgpu as xp, xpgpu._elementwise as e\n"

@@ -16,7 +16,7 @@ import numpy
 
 from . import _devices
 from . import _validate as v
-from ._array import Array, array_arg, promote_arrays, transfer, wrap, wrap_checked
+from ._array import Array, array_arg, promote_arrays, speedups, transfer, wrap, wrap_checked
 from ._devices import CPU, Device
 from ._dlpack import from_dlpack
 from ._dtypes import ALL, CATEGORIES, DEFAULTS, FROM_NP, KINDS, DType, as_dtype, bool_, uint64
@@ -389,6 +389,13 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
         return _alloc("full", "full", shape, dtype, device, fill_value)
     value, dt = _fill("full", fill_value, v.dtype_or_none("full", dtype))
     return _alloc("full", "full", shape, dt, device, value)
+
+
+# The fast path of _alloc in C where it was built (_speedups.Alloc): a call it does not
+# take, or before the default device is chosen, is the Python function's, the definition.
+if speedups is not None:
+    empty, zeros, ones = (speedups.alloc(f, f.__name__, _DEFAULT_FLOAT, Device, vars(_devices))
+                          for f in (empty, zeros, ones))
 
 
 def empty_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
