@@ -234,6 +234,47 @@ def test_alloc_in_c_as_in_python(name: str, device: Any, monkeypatch: pytest.Mon
     assert after == before
 
 
+@built
+def test_setitem_in_c_as_in_python(device: Any) -> None:
+    """__setitem__ in C (Setitem): for every key, value and dtype, the array the Python
+    function leaves (bytes, dtype) or its exception and message; no reference left behind."""
+    setitem = xp.Array.__setitem__  # either profile's
+    assert type(setitem).__name__ == "Setitem"
+    python = setitem.__wrapped__
+    arrays = {d: xp.asarray(np.arange(6) % 3, dtype=d, device=device)
+              for d in (xp.float32, xp.int8, xp.uint64, xp.bool, xp.complex64)}
+    arrays["2-D"] = xp.reshape(xp.arange(6.0, device=device), (2, 3))
+    keys = [slice(1, 3), slice(None, None, -2), slice(-4, None), slice(0, 5, 0), slice(1.0, 2),
+            slice(1, 3, None), 3, (slice(1, 3),), Ellipsis]
+    values = [2.5, -0.0, 7, -1, 300, 2**64, 2**70, True, 1j, "x", None, float("nan")]
+    for name, x in arrays.items():
+        nonzero = xp.astype(x, xp.bool)
+        masks = [nonzero, xp.asarray([True, False], device=device), xp.astype(nonzero, xp.int8)]
+        same = [xp.ones(n, dtype=x.dtype, device=device) for n in (1, 2, 3)]
+        same.append(xp.ones(2, device=device))
+        for key in keys + masks:
+            for value in values + same:
+                outcome = []
+                for f in (setitem, python):
+                    y = xp.asarray(x, copy=True)
+                    try:
+                        f(y, key, value)
+                        outcome.append((y.dtype, to_numpy(y).tobytes()))
+                    except Exception as e:  # the same refusal, word for word
+                        outcome.append((type(e), str(e)))
+                assert outcome[0] == outcome[1], (name, key, value)
+    x, m = arrays[xp.float32], arrays[xp.float32] > 0
+    watched = [x, x._data, m, m._data, xp.float32, device]
+    for _ in range(2):
+        before = [sys.getrefcount(obj) for obj in watched]
+        for _ in range(100):
+            x[1:3] = 2.5
+            x[m] = 1.0
+            x[0:2] = x[2:4]
+        after = [sys.getrefcount(obj) for obj in watched]
+    assert after == before
+
+
 def test_pure_python_mode() -> None:
     """XPGPU_PURE_PYTHON=1 runs the Python functions alone, with the same results."""
     code = ("import inspect, xpgpu as xp, xpgpu._elementwise as e\n"

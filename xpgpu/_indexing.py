@@ -16,7 +16,7 @@ from typing import Any
 
 from . import _validate as v
 from . import _version
-from ._array import GETITEM, Array, compiled_view, wrap, wrap_checked
+from ._array import GETITEM, Array, compiled_view, speedups, wrap, wrap_checked
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION, DType, bool_
 from ._scalars import INT_BOUNDS
 
@@ -316,7 +316,10 @@ def setitem(key_of: Callable[[Array, Any, str], Any], value_of: Callable[[Array,
         except OverflowError as exc:  # (permissive) a Python int out of the dtype's range
             v.fail("__setitem__", f"{exc}; use a value in the dtype's range", OverflowError)
 
-    return __setitem__
+    # Note: the fast path above again in C (_speedups.c: Setitem), where built.
+    if speedups is None:
+        return __setitem__
+    return speedups.setitem(__setitem__, _FLOATING_I, _INT_RANGE, bool_)  # type: ignore[no-any-return]
 
 
 _version.on_switch(_switch)
