@@ -338,11 +338,12 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 GETITEM, RESHAPE, PERMUTE = 0, 1, 2
 
 
-def compiled_view(func: _F, kind: int, name: str = "") -> _F:
+def compiled_view(func: _F, kind: int, name: str = "", mask: DType | None = None) -> _F:
     """``func`` (``Array.__getitem__``, ``reshape`` or ``permute_dims``: ``kind``) with its
     fast path in C, where it was built; ``name``: the ndarray method that the backends'
-    function of that name calls (``_backend.method``)."""
-    return func if speedups is None else speedups.view(func, kind, name)  # type: ignore[no-any-return]
+    function of that name calls (``_backend.method``); ``mask``: the dtype of the masks
+    ``__getitem__`` takes (bool)."""
+    return func if speedups is None else speedups.view(func, kind, name, mask)  # type: ignore[no-any-return]
 
 
 def _wrap(data: Any, dtype: DType, device: Device) -> Array:

@@ -242,8 +242,9 @@ def getitem(key_of: Callable[[Array, Any, str], Any],
             return wrap_checked("__getitem__", result, self._device, self._dtype)
         return wrap(result, self._dtype, self._device)
 
-    # Note: the first two fast paths above again in C (_speedups.c: View), where built.
-    return compiled_view(__getitem__, GETITEM)
+    # Note: the fast paths above (slices and ints, masks) again in C (_speedups.c: View),
+    # where built.
+    return compiled_view(__getitem__, GETITEM, mask=bool_)
 
 
 def _keeps(dtype: DType, value: Any) -> bool:

@@ -321,8 +321,8 @@ binary(PyObject *module, PyObject *args)
  *
  * The same fast paths as the Python functions they wrap (`fallback`, the definition, which
  * takes every other call and gives every error its message): a key of Python ints and
- * slices of Python ints (or None) with one entry per axis, or one such slice or int of a
- * 1-D array (GETITEM); a shape of Python ints >= -1 (RESHAPE); one Python int per axis
+ * slices of Python ints (or None) with one entry per axis, one such slice or int of a
+ * 1-D array, or a boolean mask array of the array's shape and device (GETITEM); a shape of Python ints >= -1 (RESHAPE); one Python int per axis
  * (PERMUTE). The backend's view keeps the array's dtype and device. A view of CuPy costs
  * ~2 us, so 5% of it is less than one Python call of the wrapper. */
 enum { GETITEM, RESHAPE, PERMUTE };
@@ -330,9 +330,30 @@ enum { GETITEM, RESHAPE, PERMUTE };
 typedef struct {
     FAST_HEAD       /* n: the kind */
     PyObject *name; /* the ndarray method (RESHAPE, PERMUTE) */
+    PyObject *mask; /* GETITEM: the dtype of the masks it takes (bool), else None */
 } View;
 
-static PyObject *str_ndim, *str_getitem;
+static PyObject *str_ndim, *str_getitem, *str_shape;
+
+/* The data of `key` where it is a boolean array (dtype `mask`) of x's shape and device,
+ * else NULL with no exception set (the Python path tells why). */
+static PyObject *
+mask_data(PyObject *x, PyObject *key, PyObject *mask)
+{
+    if (Py_TYPE(key) != array_type || SLOT(key, off_dtype) != mask
+        || SLOT(key, off_device) != SLOT(x, off_device)) {
+        return NULL;
+    }
+    PyObject *shape = PyObject_GetAttr(SLOT(x, off_data), str_shape);
+    PyObject *other = shape == NULL ? NULL : PyObject_GetAttr(SLOT(key, off_data), str_shape);
+    int same = other == NULL ? -1 : PyObject_RichCompareBool(shape, other, Py_EQ);
+    Py_XDECREF(shape);
+    Py_XDECREF(other);
+    if (same < 0) {
+        PyErr_Clear();
+    }
+    return same == 1 ? SLOT(key, off_data) : NULL;
+}
 
 static int
 simple_index(PyObject *k)
@@ -388,7 +409,11 @@ View_vectorcall(View *self, PyObject *const *args, size_t nargsf, PyObject *kwna
         goto python;
     }
     PyObject *x = args[0], *key = args[1], *data = SLOT(x, off_data), *result;
-    if (self->n != RESHAPE) {
+    PyObject *mask = self->n == GETITEM ? mask_data(x, key, self->mask) : NULL;
+    if (mask != NULL) {
+        key = mask; /* data[mask] */
+    }
+    else if (self->n != RESHAPE) {
         Py_ssize_t ndim = ndim_of(data);
         if (ndim < 0) {
             return NULL;
@@ -456,9 +481,9 @@ static PyTypeObject ViewType = FAST_TYPE("View", View, 1);
 static PyObject *
 view(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *name;
+    PyObject *fallback, *name, *mask = Py_None;
     int kind;
-    if (!PyArg_ParseTuple(args, "OiU:view", &fallback, &kind, &name)) {
+    if (!PyArg_ParseTuple(args, "OiU|O:view", &fallback, &kind, &name, &mask)) {
         return NULL;
     }
     if (kind < GETITEM || kind > PERMUTE) {
@@ -466,7 +491,7 @@ view(PyObject *module, PyObject *args)
                                           "(permute_dims)");
         return NULL;
     }
-    PyObject *refs[] = {fallback, name};
+    PyObject *refs[] = {fallback, name, mask};
     return fast_new(&ViewType, (vectorcallfunc)View_vectorcall, kind, refs);
 }
 
@@ -485,7 +510,7 @@ typedef struct {
     PyObject *bool_dtype;
 } Setitem;
 
-static PyObject *str_setitem, *str_shape;
+static PyObject *str_setitem;
 
 /* _indexing._keeps: 1 where a Python scalar `value` may be stored in `dtype` as it is. */
 static int
@@ -534,20 +559,7 @@ Setitem_vectorcall(Setitem *self, PyObject *const *args, size_t nargsf, PyObject
             goto python;
         }
     }
-    else if (Py_TYPE(key) == array_type && SLOT(key, off_dtype) == self->bool_dtype
-             && SLOT(key, off_device) == device) {
-        PyObject *shape = PyObject_GetAttr(data, str_shape);
-        PyObject *mask = shape == NULL ? NULL : PyObject_GetAttr(SLOT(key, off_data), str_shape);
-        int same = mask == NULL ? -1 : PyObject_RichCompareBool(shape, mask, Py_EQ);
-        Py_XDECREF(shape);
-        Py_XDECREF(mask);
-        if (same != 1) {
-            PyErr_Clear();
-            goto python;
-        }
-        key = SLOT(key, off_data);
-    }
-    else {
+    else if ((key = mask_data(x, key, self->bool_dtype)) == NULL) {
         goto python;
     }
     if (Py_TYPE(value) == array_type) {
@@ -768,8 +780,9 @@ static PyMethodDef module_methods[] = {
      "Device.backend, cpu, wrap_checked, errstate, quiet): the layout the fast path "
      "reads, and the CPU backend's error-state variable with its quiet value."},
     {"view", view, METH_VARARGS,
-     "view(fallback, kind, name): __getitem__ (kind 0), reshape (1) or permute_dims (2) "
-     "with the fast paths in C; name: the ndarray method (reshape, transpose)."},
+     "view(fallback, kind, name, mask=None): __getitem__ (kind 0), reshape (1) or "
+     "permute_dims (2) with the fast paths in C; name: the ndarray method (reshape, "
+     "transpose); mask: the dtype of the masks __getitem__ takes (bool)."},
     {"method", method, METH_VARARGS,
      "method(function, ndarray, method): method(a, ...) where a is exactly an ndarray, "
      "function(a, ...) otherwise (_backend.method)."},
