@@ -92,6 +92,31 @@ def test_operator_matches_python(dunder: str, device: Any) -> None:
 
 
 @built
+def test_matmul_matches_python(device: Any) -> None:
+    """matmul in C (Binary, with the promotion table of the numeric dtypes): for every
+    pair of dtypes and 1-D, 2-D, stacked, 0-d and mismatched shapes, what the Python
+    function gives (dtype, device, shape, bytes) or its exception and message."""
+    from xpgpu._linear_algebra import matmul  # the strict profile's (the permissive
+    assert type(matmul).__name__ == "Binary" and matmul.__name__ == "matmul"  # casts first)
+
+    def array(dtype: Any, shape: tuple[int, ...]) -> xp.Array:
+        values = VALUES[np.dtype(dtype).kind]
+        return xp.asarray(np.resize(np.asarray(values, dtype=np.dtype(dtype)), shape),
+                          device=device)
+
+    shapes = [((3, 3), (3, 3)), ((3,), (3,)), ((2, 3), (3,)), ((2, 2, 3), (3, 2)),
+              ((), (3,)), ((2, 3), (2, 3)), ((2, 2, 3), (3, 3, 2))]
+    for d1 in ALL:
+        for d2 in ALL:
+            for s1, s2 in shapes:
+                same(matmul, array(d1, s1), array(d2, s2))
+    x = array(xp.float32, (3, 3))
+    same(matmul, x, 2.0)
+    same(matmul, x, np.ones((3, 3), dtype=np.float32))
+    assert outcome(lambda: x @ x) == outcome(matmul.__wrapped__, x, x)
+
+
+@built
 @pytest.mark.cuda
 @pytest.mark.skipif(not _devices.cuda_devices(), reason="no CUDA device")
 def test_devices_mismatch_matches_python() -> None:
@@ -195,8 +220,10 @@ def test_alloc_in_c_as_in_python(name: str, device: Any, monkeypatch: pytest.Mon
     Python function's result (dtype, device, shape, and bytes but empty's) or its exception
     and message, and no reference left behind; before the default device is chosen, the
     Python function chooses it."""
-    fast = getattr(xp, name)
-    python = fast.__wrapped__
+    from xpgpu import _creation
+
+    fast = getattr(_creation, name)  # the strict profile's (the permissive one's takes
+    python = fast.__wrapped__  # dtype by position too, in Python)
     assert type(fast).__name__ == "Alloc" and fast.__name__ == name
     assert pickle.loads(pickle.dumps(fast)) is fast
 
