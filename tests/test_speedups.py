@@ -230,8 +230,8 @@ def test_alloc_in_c_as_in_python(name: str, device: Any, monkeypatch: pytest.Mon
     def outcome(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         try:
             r = f(*args, **kwargs)
-        except Exception as e:
-            return type(e), str(e)
+        except Exception as e:  # (out of device memory: the free memory varies, not the rest)
+            return type(e), str(e).split(" failed;")[0]
         return (type(r), r.dtype, r.device, r._data.shape,
                 None if name == "empty" else r._data.tobytes())
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from . import _validate as v
 from ._array import Array, array_arg, promote_arrays, speedups, wrap, wrap_checked
-from ._devices import CPU
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION
 
 _NUMERIC = CATEGORIES["numeric"]
@@ -80,12 +79,13 @@ def matmul(x1: Array, x2: Array, /) -> Array:
 # The fast path above in C (_speedups.Binary, as the binary element-wise functions'), for
 # any two numeric dtypes that promote, where it was built. The backends refuse 0-d arrays
 # and shapes that do not match with a ValueError, which hands the call to the Python
-# function and its message; the backend's result dtype is checked against the table.
+# function and its message; the backend's result dtype is checked against the table. The
+# backend's matmul is read by name on every device (None), as the Python function does.
 if speedups is not None:
     matmul = speedups.binary(
         matmul, tuple(PROMOTION.get((a, b)) if a in _NUMERIC and b in _NUMERIC else None
                       for a in ALL for b in ALL),
-        len(ALL), CPU.backend.matmul, "matmul", "matmul")
+        len(ALL), None, "matmul", "matmul")
 
 
 def _matmul_error(s1: tuple[int, ...], s2: tuple[int, ...]) -> None:

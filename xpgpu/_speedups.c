@@ -191,7 +191,7 @@ static PyMethodDef Fast_methods[] = {
 typedef struct {
     FAST_HEAD           /* n: dtypes per row */
     PyObject *table;    /* flat tuple: result DType by (x1 dtype index, x2 dtype index), or None */
-    PyObject *cpu_func; /* the CPU backend's function */
+    PyObject *cpu_func; /* the CPU backend's function, or None: read by name there too */
     PyObject *name;     /* the backend attribute of the function on other devices */
     PyObject *label;    /* the name in error messages */
 } Binary;
@@ -226,7 +226,7 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
         goto python;
     }
     PyObject *func;
-    if (device == cpu_device) {
+    if (device == cpu_device && self->cpu_func != Py_None) {
         func = Py_NewRef(self->cpu_func);
     }
     else {
@@ -795,7 +795,8 @@ static PyMethodDef module_methods[] = {
      "alloc(fallback, name, default_dtype, Device, devices_globals): zeros, ones or empty "
      "(name) with the fast path of _creation._alloc in C."},
     {"binary", binary, METH_VARARGS,
-     "binary(fallback, table, n, cpu_func, name, label): the fast path of one function."},
+     "binary(fallback, table, n, cpu_func, name, label): the fast path of one function; "
+     "cpu_func: the CPU backend's function, or None to read it by name as elsewhere."},
     {NULL, NULL, 0, NULL},
 };
 
