@@ -187,7 +187,7 @@ static PyMethodDef Fast_methods[] = {
         .tp_getset = Fast_getset,                                                         \
     }
 
-/* ---- Binary: the binary element-wise functions and forward operators ----------------- */
+/* ---- Binary: the binary element-wise functions, forward operators and matmul ---------- */
 typedef struct {
     FAST_HEAD           /* n: dtypes per row */
     PyObject *table;    /* flat tuple: result DType by (x1 dtype index, x2 dtype index), or None */
