@@ -10,8 +10,9 @@ against a device-to-device copy measured in the same run and a hand-written floa
 kernel (the bandwidth an element-wise kernel can reach). The last table prints xpgpu's
 ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
 
-xpgpu's element-wise kernels are its own for contiguous operands of at least 2**16
-elements (``astype``: any size; xpgpu/_backend/_cupy_kernels.py), and so are its
+xpgpu's element-wise kernels are its own for contiguous operands of any size (of at
+least 2**16 elements without the compiled launch module; xpgpu/_backend/_cupy_kernels.py;
+the group "table" times every element-wise function of xpgpu's table), and so are its
 reductions over trailing axes (sum, prod, max, min, mean, var, std of real floating
 arrays; any and all: xpgpu/_backend/_cupy_reductions.py), argmax and argmin
 (_cupy_search.py) and cumulative_sum along the last axis (_cupy_scan.py), of any size
@@ -149,6 +150,7 @@ def cases(n: int, dtype: str, device: Any) -> list[tuple[str, str, int, dict[str
         out.append(("reduce-1", f"{name}(c2, axis=-1)", n,
                     {"xpgpu": lambda fx=fx: fx(c2, axis=-1), "cupy": lambda fc=fc: fc(cc2, axis=-1),
                      "torch": lambda ft=ft: ft(tc2, dim=-1)}))
+    out += table_cases(n, dtype, device)
     out.append(("scan", "cumulative_sum(a)", 2 * size * n,
                 {"xpgpu": lambda: xp.cumulative_sum(a), "cupy": lambda: cupy.cumsum(ca),
                  "torch": lambda: torch.cumsum(ta, dim=0)}))
@@ -157,6 +159,50 @@ def cases(n: int, dtype: str, device: Any) -> list[tuple[str, str, int, dict[str
                  "cupy": lambda: cupy.cumsum(ca2, axis=-1),
                  "torch": lambda: torch.cumsum(ta2, dim=-1)}))
     return out
+
+
+# The table's functions whose PyTorch name differs; a real array's conj, real and positive
+# are views or the array itself in PyTorch (nothing to time).
+_TORCH_NAMES = {"equal": "eq"}
+_SKIP = {"conj", "real", "positive"}
+
+
+def table_cases(n: int, dtype: str, device: Any) -> list[tuple[str, str, int, dict[str, Any]]]:
+    """Group "table": every element-wise function of xpgpu's table that takes ``dtype``, on
+    values in its domain (uniform in [0.1, 0.9); acosh: [1.1, 1.9])."""
+    import cupy
+    import torch
+
+    from xpgpu._elementwise import TABLE
+
+    rng = np.random.default_rng(1)
+    size = np.dtype(dtype).itemsize
+    u = [xp.asarray(rng.uniform(lo, lo + 0.8, n).astype(dtype), device=device)
+         for lo in (0.1, 0.1, 1.1)]
+    out = []
+    for name, nargs, category, _ in TABLE:
+        if name in _SKIP or category not in _REAL_FLOATING:
+            continue
+        args = [u[2]] if name == "acosh" else u[:nargs]
+        fx = getattr(xp, name)
+        nbytes = (nargs * size + cupy.from_dlpack(fx(*args)).itemsize) * n
+        fc = getattr(cupy, name, None)
+        ft = getattr(torch, _TORCH_NAMES.get(name, name))
+        ca = [cupy.from_dlpack(t) for t in args]
+        ta = [torch.from_dlpack(t) for t in args]
+        out.append(("table", f"{name}", nbytes,
+                    {"xpgpu": lambda fx=fx, args=args: fx(*args),
+                     "cupy": (lambda fc=fc, ca=ca: fc(*ca)) if fc is not None else _missing,
+                     "torch": lambda ft=ft, ta=ta: ft(*ta)}))
+    return out
+
+
+def _missing() -> None:
+    raise NotImplementedError("no such function")
+
+
+# The table's categories that take real floating-point arrays.
+_REAL_FLOATING = {"numeric", "floating-point", "real floating-point", "real numeric", "all"}
 
 
 def references(n: int, dtype: str, run: Callable[[Callable[[], Any]], float]) -> dict[str, float]:
@@ -217,7 +263,7 @@ def main() -> None:
     p.add_argument("--only", default="", help="run the cases whose name contains this")
     p.add_argument("--groups", nargs="+", default=[],
                    help="run these groups only (binary scalar compare unary where clip astype "
-                        "reduce reduce-1 scan)")
+                        "table reduce reduce-1 scan; table: every element-wise function)")
     p.add_argument("--cupy-path", action="store_true", help="xpgpu without its own kernels")
     p.add_argument("--percall", action="store_true",
                    help="also print µs per call of small and mid-size calls (host clock)")

@@ -167,8 +167,9 @@ def counter(monkeypatch):
     return Counter(monkeypatch)
 
 
-# The functions CuPy computes with Python code rather than one ufunc (no own kernel).
-NOT_UFUNCS = {"round", "real", "imag"}
+# The functions CuPy computes with Python code rather than one ufunc (no own kernel; round
+# is a Python function too, whose ufunc xpgpu's kernel computes with decimals 0).
+NOT_UFUNCS = {"real", "imag"}
 
 
 @pytest.mark.parametrize(("name", "arity", "dtype"), CASES,
@@ -192,7 +193,8 @@ def test_elementwise_bits(name, arity, dtype, monkeypatch, counter):
             for args in ((x1, s), (s, x2)):
                 own, ref, _ = both(monkeypatch, counter, fn, *args)
                 same_bits(own, ref, f"{name} of {dtype} with {s!r}")
-    passthrough = name in ("ceil", "floor", "trunc") and np.dtype(dtype).kind in "iu"  # a copy
+    # integer ceil, floor, round, trunc: a copy
+    passthrough = name in ("ceil", "floor", "round", "trunc") and np.dtype(dtype).kind in "iu"
     if name not in NOT_UFUNCS and not passthrough and (name, dtype) not in {
             (n, d) for n, d in K.failed}:
         assert launched_any or isinstance(own[0], type), f"{name}({dtype}): no kernel ran"
@@ -283,6 +285,32 @@ def test_copy_bits(dtype, monkeypatch, counter):
         got = xp.asarray(view, copy=True)
         assert counter.n == before
         np.testing.assert_array_equal(to_numpy(got), to_numpy(view))
+
+
+# Sizes about the kernels' units (V vectors of N elements a thread: 4 float32, 2 x 2
+# float64, 4 x 1 complex128, 16 bool) and blocks (256 threads): a partial last block, a
+# tail of elements after the whole units, and none.
+SIZES = [1, 3, 4, 5, 15, 16, 17, 1023, 1024, 1025, 2047, 2049, 4096, 4096 * 3 + 7, 65536 + 13]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float32", "float64", "complex128"])
+def test_every_element_of_every_size(dtype, monkeypatch, counter):
+    """Each element of every size is computed once by the kernel (or its tail): negative
+    (bool: logical_not) and add of two arrays against NumPy's, exact values."""
+    monkeypatch.setattr(K, "THRESHOLD", 1)
+    cuda = _devices.lookup("cuda:0")
+    for n in SIZES:
+        a = (np.arange(n) % 251).astype(dtype)
+        b = (np.arange(n)[::-1] % 7).astype(dtype)
+        x, y = xp.asarray(a, device=cuda), xp.asarray(b, device=cuda)
+        before = counter.n
+        if dtype == "bool":
+            got, want = (xp.logical_not(x), xp.logical_or(x, y)), (~a, a | b)
+        else:
+            got, want = (xp.negative(x), xp.add(x, y)), (-a, a + b)
+        assert counter.n == before + 2, f"{dtype} of {n}: no kernel ran"
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(to_numpy(g), w, err_msg=f"{dtype} of {n}")
 
 
 def test_other_layouts_take_cupys_path(monkeypatch, counter):

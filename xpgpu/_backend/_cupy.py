@@ -182,7 +182,7 @@ def _copy(x: Any) -> Any:
 _CURRENT = {name: f for name, f in vars(cupy).items() if isinstance(f, cupy.ufunc)}
 _CURRENT.update({std: getattr(cupy, own) for std, own in RENAMES.items()})
 _CURRENT.update(FIXES)
-_CURRENT.update(where=cupy.where, clip=FIXES["clip"], astype=_astype, copy=_copy)
+_CURRENT.update(where=cupy.where, clip=FIXES["clip"], astype=_astype, copy=_copy, round=cupy.round)
 FIXES.update(_cupy_kernels.fixes(_CURRENT))
 
 

@@ -6,7 +6,7 @@ shape (or an array with a Python scalar), 16-byte aligned, of at least ``THRESHO
 elements, the functions here run a kernel generated from the SAME loop that CuPy's ufunc
 picks (its ``_ops`` table, preamble and routine; xpgpu's special-case ufuncs where the
 backend has a fix), with vectorised loads and stores: each thread moves whole 16-byte
-vectors (``float4``-like aligned structs), one or four of them. Every other call
+vectors (``float4``-like aligned structs), at least ``PER_THREAD`` elements. Every other call
 (strided, broadcast, misaligned, small, 0-size, an unknown loop) is CuPy's, unchanged.
 
 Bit for bit the CuPy path's results, because the per-element code is CuPy's:
@@ -53,9 +53,14 @@ from ._cupy_launch import compiled, dispatch, launch
 THRESHOLD = 1 if compiled else 1 << 16
 ASTYPE_THRESHOLD = 1
 BLOCK = 256
-# One 16-byte vector per operand and thread, as PyTorch's vectorised kernels: measured on
-# an H100 at 2**26 elements, four vectors per thread were no faster (binary) or up to 2%
-# slower (one input), so the grid simply has one thread per vector.
+# Elements a thread, at least: whole 16-byte vectors of every operand, as many as make
+# PER_THREAD elements (float64, int64: two vectors; complex128: four), as PyTorch's
+# kernels take four elements a thread; one vector where an operand has float32 parts (see
+# Kernel). Measured on an H100 at 2**26 elements, four float4 a thread were no faster
+# (binary) or up to 2% slower (one input) than one; for float64, two vectors were up to
+# 11% faster than one where the arithmetic, not the memory, is the limit (exp, atan,
+# log1p, asin), the same elsewhere.
+PER_THREAD = 4
 
 _ndarray = cupy.ndarray
 _empty = cupy.ndarray  # cupy.empty without its Python layer
@@ -66,6 +71,8 @@ _int64 = numpy.int64
 _OPTIONS = ("--std=c++17",)
 _KINDS = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # bool < integer < real < complex
 _PY_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+# A loop's last inputs given as C constants: (the loop's input dtype, the C expression).
+Constants = tuple[tuple[numpy.dtype, str], ...]
 
 compiled_kernels = 0  # how many kernels this module has built (for tests)
 failed: list[Any] = []  # (name, dtypes) whose generated kernel did not compile
@@ -96,6 +103,16 @@ __device__ __forceinline__ out0_type _xpgpu_op({op_params}) {{
   return out0;
 }}
 extern "C" __global__ void {name}({params}) {{
+{loop}
+  if (blockIdx.x == 0) {{
+    for (long long e = nv * {n} + threadIdx.x; e < n; e += blockDim.x) {{
+      po[e] = {tail};
+    }}
+  }}
+}}
+"""
+# One vector a thread.
+_ONE = """\
   const long long nv = n / {n};
   const long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (j < nv) {{
@@ -106,37 +123,64 @@ extern "C" __global__ void {name}({params}) {{
       r.v[k] = {store};
     }}
     reinterpret_cast<_xpgpu_vec<{out}, {n}> *>(po)[j] = r;
-  }}
-  if (blockIdx.x == 0) {{
-    for (long long e = nv * {n} + threadIdx.x; e < n; e += blockDim.x) {{
-      po[e] = {tail};
+  }}"""
+# {v} vectors a thread, a block's width apart (coalesced), in the units of {v} vectors that
+# n holds whole (the elements after them are the tail's): all loads, then all stores.
+_VECTORS = """\
+  const long long nv = n / ({n} * {v}) * {v};
+  const long long j0 = (long long)blockIdx.x * blockDim.x * {v} + threadIdx.x;
+  {decl}
+  #pragma unroll
+  for (int u = 0; u < {v}; ++u) {{
+    const long long j = j0 + (long long)u * blockDim.x;
+    if (j < nv) {{
+      {load}
     }}
   }}
-}}
-"""
+  #pragma unroll
+  for (int u = 0; u < {v}; ++u) {{
+    const long long j = j0 + (long long)u * blockDim.x;
+    if (j < nv) {{
+      _xpgpu_vec<{out}, {n}> r;
+      #pragma unroll
+      for (int k = 0; k < {n}; ++k) {{
+        r.v[k] = {store};
+      }}
+      reinterpret_cast<_xpgpu_vec<{out}, {n}> *>(po)[j] = r;
+    }}
+  }}"""
 
 
 class Kernel:
     """One generated kernel of one loop: array operands (``operands[i]`` their dtype) and
     scalar operands (``operands[i]`` None; passed converted to ``scalars[i]``, the loop's
-    dtype), one C-contiguous output of dtype ``out``.
+    dtype), then the loop's last inputs as C constants (``constants``: round's decimals),
+    one C-contiguous output of dtype ``out``.
 
-    Each thread loads one 16-byte vector (N elements) of every array operand, computes and
-    stores N results; block 0 does the last ``n % N`` elements one by one.
+    Each thread loads V 16-byte vectors (N elements each; V = PER_THREAD // N, at least
+    one; one for float32 parts) of every array operand, then computes and stores V * N
+    results; block 0 does the elements after the last whole V vectors one by one.
     """
 
-    __slots__ = ("_f", "n_vec", "out", "scalars", "source", "spec")
+    __slots__ = ("_f", "out", "per_thread", "scalars", "source", "spec")
 
     def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
                  out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
-                 out: numpy.dtype, extra: str = ""):
+                 out: numpy.dtype, extra: str = "", constants: tuple[str, ...] = ()):
         decls: set[str] = set()
 
         def tn(d: numpy.dtype) -> str:
             return _scalar.get_typename(d, decls)  # type: ignore[no-any-return]
 
-        n = max(1, 16 // max(d.itemsize for d in (*operands, out) if d is not None))
-        params, load, vec, tail = [], [], [], []
+        dtypes = [d for d in (*operands, out) if d is not None]
+        n = max(1, 16 // max(d.itemsize for d in dtypes))
+        # Note: CuPy compiles with -ftz=true, which lets the compiler flush float32
+        # subnormals in some instructions and not in others (sign(1e-45): 0 in CuPy's
+        # kernel and the one-vector loop, 1 in the loop of several vectors): arrays with
+        # float32 (or float16) parts keep the one-vector loop that matches CuPy's bits.
+        single = any(d.kind in "fc" and d.itemsize // (1 + (d.kind == "c")) < 8 for d in dtypes)
+        v = 1 if single else max(1, PER_THREAD // n)
+        params, decl, load, vec, tail = [], [], [], [], []
         for i, d in enumerate(operands):
             if d is None:  # a scalar, already of the loop's dtype
                 params.append(f"const in{i}_type s{i}")
@@ -145,26 +189,37 @@ class Kernel:
                 continue
             t = tn(d)
             params.append(f"const {t} *__restrict__ p{i}")
-            load.append(f"const _xpgpu_vec<{t}, {n}> a{i} = "
-                        f"reinterpret_cast<const _xpgpu_vec<{t}, {n}> *>(p{i})[j];")
-            vec.append(f"in{i}_type({_fix_cast(d, in_loop[i], f'a{i}.v[k]')})")
+            vector = f"reinterpret_cast<const _xpgpu_vec<{t}, {n}> *>(p{i})[j]"
+            if v == 1:
+                load.append(f"const _xpgpu_vec<{t}, {n}> a{i} = {vector};")
+                vec.append(f"in{i}_type({_fix_cast(d, in_loop[i], f'a{i}.v[k]')})")
+            else:
+                decl.append(f"_xpgpu_vec<{t}, {n}> a{i}[{v}];")
+                load.append(f"a{i}[u] = {vector};")
+                vec.append(f"in{i}_type({_fix_cast(d, in_loop[i], f'a{i}[u].v[k]')})")
             tail.append(f"in{i}_type({_fix_cast(d, in_loop[i], f'p{i}[e]')})")
+        for i, c in enumerate(constants, len(operands)):
+            vec.append(f"in{i}_type({c})")
+            tail.append(f"in{i}_type({c})")
         to = tn(out)
         params += [f"{to} *__restrict__ po", "const long long n"]
         typedefs = [f"typedef {tn(t)} in{i}_type;" for i, t in enumerate(in_loop)]
         typedefs.append(f"typedef {tn(out_loop)} out0_type;")
+        loop = (_ONE if v == 1 else _VECTORS).format(
+            n=n, v=v, out=to, decl="\n  ".join(decl),
+            load=("\n    " if v == 1 else "\n      ").join(load),
+            # The output conversion as CuPy's (an assignment, fix_cast_expr's rules).
+            store=_fix_cast(out_loop, out, f"_xpgpu_op({', '.join(vec)})"))
         self.source = _SOURCE.format(
             decls=_scalar.format_type_decls(decls), typedefs="\n".join(typedefs),
-            preamble=preamble, body=body.strip().rstrip(";"), n=n, name=name, out=to,
+            preamble=preamble, body=body.strip().rstrip(";"), n=n, name=name,
             op_params=", ".join(f"in{i}_type in{i}" for i in range(len(in_loop))),
-            params=", ".join(params), load="\n    ".join(load),
-            # The output conversion as CuPy's (an assignment, fix_cast_expr's rules).
-            store=_fix_cast(out_loop, out, f"_xpgpu_op({', '.join(vec)})"),
+            params=", ".join(params), loop=loop,
             tail=_fix_cast(out_loop, out, f"_xpgpu_op({', '.join(tail)})"))
-        self.n_vec = n
+        self.per_thread = n * v
         self.out = out
         self.scalars = tuple(None if d is not None else t
-                             for d, t in zip(operands, in_loop, strict=True))
+                             for d, t in zip(operands, in_loop, strict=False))
         global compiled_kernels
         module = compile_with_cache(self.source, _OPTIONS)
         self._f = module.get_function(name)
@@ -173,12 +228,12 @@ class Kernel:
         # loop dtype's char for a scalar, "-" for an argument that is not a parameter
         # (``extra``: astype's dtype).
         codes = "".join("a" if d is not None else t.char
-                        for d, t in zip(operands, in_loop, strict=True)) + extra
-        self.spec = (self._f.ptr, n, BLOCK, out, codes.encode())
+                        for d, t in zip(operands, in_loop, strict=False)) + extra
+        self.spec = (self._f.ptr, n * v, BLOCK, out, codes.encode())
 
     def __call__(self, shape: tuple[int, ...], size: int, args: list[Any]) -> Any:
         out = _empty(shape, self.out)
-        launch(self._f, (size // self.n_vec + BLOCK - 1) // BLOCK or 1, BLOCK,
+        launch(self._f, (size // self.per_thread + BLOCK - 1) // BLOCK or 1, BLOCK,
                (*args, out, _int64(size)))
         return out
 
@@ -198,20 +253,21 @@ def _loop(ufunc: Any, dtypes: tuple[numpy.dtype, ...]) -> Any:
 
 
 def _ufunc_kernel(ufunc: Any, name: str, operands: tuple[numpy.dtype | None, ...],
-                  dtypes: tuple[numpy.dtype, ...]) -> Kernel | None:
+                  dtypes: tuple[numpy.dtype, ...], constants: Constants = ()) -> Kernel | None:
     """The kernel of ``ufunc``'s loop for input ``dtypes`` (scalars where ``operands`` is
-    None), or None where CuPy has no plain loop for them."""
+    None) and ``constants``, or None where CuPy has no plain loop for them."""
+    dtypes = (*dtypes, *(d for d, _ in constants))
     op = _loop(ufunc, dtypes)
     if op is None:
         return None
     in_loop = tuple(numpy.dtype(t) for t in op.in_types)
     if len(in_loop) != len(dtypes):
-        return None  # a loop with constant inputs (round's decimals): CuPy's path
+        return None  # a loop with more inputs than given
     out = numpy.dtype(op.out_types[0])
     tag = "_".join("s" if d is None else d.char for d in operands).replace("?", "b_")
     try:
         return Kernel(f"xpgpu_{name}_{tag}", ufunc._preamble or "", op.routine, in_loop,
-                      out, operands, out)
+                      out, operands, out, constants=tuple(c for _, c in constants))
     except cupy.cuda.compiler.CompileException:
         failed.append((name, dtypes))  # a routine that needs CuPy's own loop
         return None
@@ -220,7 +276,8 @@ def _ufunc_kernel(ufunc: Any, name: str, operands: tuple[numpy.dtype | None, ...
 _MISSING = object()
 
 
-def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...]) -> Any:
+def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...],
+             constants: Constants = ()) -> Any:
     """xpgpu's kernel for ``args`` (arrays of one shape, contiguous and aligned, and Python
     scalars that CuPy casts to the arrays' dtype), or None: the caller takes CuPy's path.
 
@@ -243,14 +300,15 @@ def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...]
     key = (ref.data.device_id, *(a.dtype if type(a) is _ndarray else type(a) for a in args))
     k = cache.get(key, _MISSING)
     if k is _MISSING:
-        k = cache[key] = _generic_kernel(ufunc, name, args)
+        k = cache[key] = _generic_kernel(ufunc, name, args, constants)
     if k is None:
         return None
     values = [a if t is None else host_scalar(a, t) for a, t in zip(args, k.scalars, strict=True)]
     return k(ref.shape, ref.size, values)
 
 
-def _generic_kernel(ufunc: Any, name: str, args: tuple[Any, ...]) -> Kernel | None:
+def _generic_kernel(ufunc: Any, name: str, args: tuple[Any, ...],
+                    constants: Constants = ()) -> Kernel | None:
     """The kernel of ``ufunc``'s loop for the arguments' dtypes and scalar types, or None."""
     rd = [a for a in args if type(a) is _ndarray][-1].dtype  # the scalars' dtype
     # Note: the arrays (past where's condition) share one dtype, and complex arrays take no
@@ -267,16 +325,18 @@ def _generic_kernel(ufunc: Any, name: str, args: tuple[Any, ...]) -> Kernel | No
     if not all(type(a) is _ndarray or _PY_KIND.get(type(a), 9) <= kind for a in args):
         return None
     return _ufunc_kernel(ufunc, name, tuple(a.dtype if type(a) is _ndarray else None for a in args),
-                         tuple(a.dtype if type(a) is _ndarray else rd for a in args))
+                         tuple(a.dtype if type(a) is _ndarray else rd for a in args), constants)
 
 
-def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any) -> Callable[..., Any]:
+def elementwise(name: str, fallback: Callable[..., Any], ufunc: Any,
+                constants: Constants = ()) -> Callable[..., Any]:
     """``fallback`` (CuPy's function, or xpgpu's fix) with xpgpu's own kernel computing
-    ``ufunc``'s loops for contiguous operands (see ``_generic``); ``where`` too."""
+    ``ufunc``'s loops for contiguous operands (see ``_generic``), its last inputs the
+    ``constants`` ((dtype, C expression) pairs); ``where`` too."""
     cache: dict[Any, Any] = {}
 
     def call(*args: Any, **kw: Any) -> Any:
-        out = None if kw else _generic(ufunc, name, cache, args)
+        out = None if kw else _generic(ufunc, name, cache, args, constants)
         return fallback(*args, **kw) if out is None else out
 
     call.__name__ = name
@@ -364,6 +424,12 @@ def fixes(current: dict[str, Any]) -> dict[str, Any]:
         ufunc = _cupy_special.UFUNCS.get(name, func)
         if isinstance(ufunc, cupy.ufunc) and ufunc.nout == 1 and not ufunc._loop_prep:
             out[name] = elementwise(name, func, ufunc)
+    # Note: CuPy's round is a Python function calling the ufunc _round_ufunc(x, 0)
+    # (cupy/_core/_routines_math.pyx): the kernel has the decimals as a constant.
+    round_ufunc = getattr(cupy._core.core, "_round_ufunc", None)
+    if "round" in current and isinstance(round_ufunc, cupy.ufunc):
+        out["round"] = elementwise("round", current["round"], round_ufunc,
+                                   ((numpy.dtype(numpy.int64), "0LL"),))
     # Note: CuPy's where and clip are Python functions over these ufuncs
     # (cupy/_sorting/search.py, cupy/_core/_routines_math.pyx).
     where_ufunc = getattr(importlib.import_module("cupy._sorting.search"), "_where_ufunc", None)
