@@ -1,4 +1,4 @@
-"""The compiled fast path of the binary element-wise functions (xpgpu/_speedups.c).
+"""The compiled fast paths (xpgpu/_speedups.c): element-wise functions, views, assignment.
 
 The Python function each one wraps (``__wrapped__``) is the definition, so it is the
 oracle here: for every binary function and operator, every pair of dtypes, Python
@@ -192,16 +192,14 @@ def test_introspection_is_the_python_function() -> None:
 def test_wrap_in_c_as_in_python(device: Any) -> None:
     """_array.wrap is the compiled function where it was built, and gives what its Python
     definition (_array._wrap) gives: an Array of exactly the data, dtype and device passed,
-    tracked by the garbage collector, with no reference left behind; a wrong call raises."""
-    import gc
-
+    with no reference left behind; a wrong call raises."""
     from xpgpu import _array
 
     assert _array.wrap is _elementwise._speedups.wrap
     x = sample(xp.float32, device)
     for f in (_array.wrap, _array._wrap):
         a = f(x._data, xp.float32, device)
-        assert type(a) is xp.Array and gc.is_tracked(a)
+        assert type(a) is xp.Array
         assert a._data is x._data and a._dtype is xp.float32 and a._device is device
         assert outcome(lambda a=a: a + 1) == outcome(lambda: x + 1)
     watched = (x._data, xp.float32, device)
@@ -211,6 +209,45 @@ def test_wrap_in_c_as_in_python(device: Any) -> None:
     assert [sys.getrefcount(obj) for obj in watched] == before
     with pytest.raises(TypeError, match="3 arguments"):
         _array.wrap(x._data, xp.float32)
+
+
+@built
+def test_array_is_a_c_type(device: Any) -> None:
+    """Where the module was built, Array is its Python definition made again as a C type
+    (_speedups.array_class): the same namespace, slots of its own, instances that are not
+    tracked by the garbage collector (an Array holds no container) and come from a free
+    list; no subclass; weak references die with their array, not with the memory's next
+    array; data, dtype and device are released when an array dies."""
+    import gc
+    import weakref
+
+    from xpgpu import _array
+
+    assert xp.Array is _array.Array and not xp.Array.__flags__ & (1 << 14)  # not GC
+    assert xp.Array.__module__ == "xpgpu._array" and xp.Array.__qualname__ == "Array"
+    assert xp.Array.__doc__.startswith("An n-dimensional array")
+    assert xp.Array.__hash__ is None and "ndim" in vars(xp.Array)
+    with pytest.raises(TypeError, match="cannot be constructed directly"):
+        xp.Array()
+    with pytest.raises(TypeError):
+        type("Sub", (xp.Array,), {})
+    x = sample(xp.float32, device)
+    with pytest.raises(AttributeError):
+        x._ndim  # noqa: B018  (not read yet)
+    a = x[1:3]
+    assert not gc.is_tracked(a) and x._ndim == 1  # read by the view, and kept
+    ref = weakref.ref(a)
+    assert ref() is a
+    del a
+    assert ref() is None
+    b = x[1:3]  # from the free list: a new object to every weak reference
+    assert ref() is None and b.shape == (2,)
+    watched = (x._data, xp.float32, device)
+    before = [sys.getrefcount(obj) for obj in watched]
+    arrays = [_array.wrap(x._data, xp.float32, device) for _ in range(200)]
+    assert [sys.getrefcount(obj) for obj in watched] == [n + 200 for n in before]
+    del arrays
+    assert [sys.getrefcount(obj) for obj in watched] == before
 
 
 @built

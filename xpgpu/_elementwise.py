@@ -131,8 +131,8 @@ _HI = tuple(_BOUNDS[d][1] if d in _BOUNDS else _BOUNDS[int64][1] for d in ALL)
 _speedups: Any = speedups
 if _speedups is not None:
     _speedups.setup(Array, vars(Array)["_data"], vars(Array)["_dtype"], vars(Array)["_device"],
-                    vars(DType)["_i"], vars(DType)["dtype"], vars(Device)["backend"], CPU,
-                    wrap_checked, _ERRSTATE, _QUIET)
+                    vars(Array)["_ndim"], vars(DType)["_i"], vars(DType)["dtype"],
+                    vars(Device)["backend"], CPU, wrap_checked, _ERRSTATE, _QUIET)
 
 
 def _describe(func: Callable[..., Any], label: str, name: str, category: str) -> None:
