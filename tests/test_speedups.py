@@ -32,6 +32,7 @@ built = pytest.mark.skipif(_elementwise._speedups is None,
                            reason="xpgpu._speedups not in use (not built, or pure Python)")
 
 BINARY = [row[0] for row in _elementwise.TABLE if row[1] == 2]
+UNARY = [row[0] for row in _elementwise.TABLE if row[1] == 1]
 FORWARD = [d for d, (f, mode) in OPERATORS.items() if mode == "fwd" and f in BINARY]
 VALUES = {"b": [True, False, True], "i": [1, 2, 3], "u": [1, 2, 3],
           "f": [-1.5, 0.0, float("nan")], "c": [1 - 2j, 0j, complex("nan")]}
@@ -77,6 +78,23 @@ def test_function_matches_python(name: str, device: Any) -> None:
         same(func, a, sample(d1, device)[:2])  # do not broadcast
         same(func, a, np.ones(3))  # not an xpgpu array
     same(func, 1.0, 2.0)
+
+
+@built
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_function_matches_python(name: str, device: Any) -> None:
+    """The unary functions in C (Binary with a table of one dtype): for every dtype, 1-d
+    and 0-d arrays (NumPy gives scalars), the integers that come back as copies, and
+    what is not an array, what the Python function gives."""
+    func = getattr(xp, name)
+    assert type(func).__name__ == "Binary" and func.__name__ == name
+    for d in ALL:
+        same(func, sample(d, device))
+        same(func, sample(d, device, ()))
+    for other in (2.5, np.ones(3), [1.0]):
+        same(func, other)
+    with pytest.raises(TypeError, match="positional"):
+        func(x=sample(xp.float64, device))
 
 
 @built
@@ -159,6 +177,8 @@ def test_no_reference_leaks(device: Any) -> None:
     def calls() -> None:
         xp.add(a, b)
         a + b
+        xp.negative(a)
+        xp.negative(a0)  # a NumPy scalar: the checked wrap
         xp.add(a0, b0)  # NumPy returns a scalar: the checked wrap
         xp.less(a, b)
         xp.add(a, 1.0)

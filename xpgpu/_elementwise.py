@@ -229,7 +229,11 @@ def _unary(name: str, category: str, rule: str, loose: Any = None) -> Callable[[
         return a
 
     _describe(func, name, name, category)
-    return func
+    if _speedups is None:
+        return func
+    # The compiled fast path (one argument): the same table, less the copies.
+    table = tuple(None if c else o for o, c in zip(out_of, copy_of, strict=True))
+    return _speedups.binary(func, table, len(ALL), cpu_func, name, name)
 
 
 def _binary(name: str, category: str, rule: str, dunder: str | None = None,

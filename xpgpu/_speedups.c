@@ -187,10 +187,12 @@ static PyMethodDef Fast_methods[] = {
         .tp_getset = Fast_getset,                                                         \
     }
 
-/* ---- Binary: the binary element-wise functions, forward operators and matmul ---------- */
+/* ---- Binary: the element-wise functions, forward and unary operators, and matmul -------
+ *
+ * A binary function's table has n * n entries, a unary function's n (one argument). */
 typedef struct {
     FAST_HEAD           /* n: dtypes per row */
-    PyObject *table;    /* flat tuple: result DType by (x1 dtype index, x2 dtype index), or None */
+    PyObject *table;    /* flat tuple: result DType by (x1 dtype index[, x2 dtype index]), or None */
     PyObject *cpu_func; /* the CPU backend's function, or None: read by name there too */
     PyObject *name;     /* the backend attribute of the function on other devices */
     PyObject *label;    /* the name in error messages */
@@ -205,10 +207,11 @@ dtype_index(PyObject *dtype)
 static PyObject *
 Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    if (PyVectorcall_NARGS(nargsf) != 2 || kwnames != NULL) {
+    Py_ssize_t nargs = PyTuple_GET_SIZE(self->table) == self->n ? 1 : 2;
+    if (PyVectorcall_NARGS(nargsf) != nargs || kwnames != NULL) {
         goto python;
     }
-    PyObject *x1 = args[0], *x2 = args[1];
+    PyObject *x1 = args[0], *x2 = args[nargs - 1];
     if (Py_TYPE(x1) != array_type || Py_TYPE(x2) != array_type) {
         goto python;
     }
@@ -221,7 +224,7 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
         PyErr_Clear();
         goto python;
     }
-    PyObject *out = PyTuple_GET_ITEM(self->table, i * self->n + j);
+    PyObject *out = PyTuple_GET_ITEM(self->table, nargs == 1 ? i : i * self->n + j);
     if (out == Py_None) {
         goto python;
     }
@@ -247,7 +250,7 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
             return NULL;
         }
     }
-    PyObject *data = PyObject_Vectorcall(func, operands, 2, NULL);
+    PyObject *data = PyObject_Vectorcall(func, operands, nargs, NULL);
     Py_DECREF(func);
     if (token != NULL) {
         PyObject *type, *value, *traceback;
@@ -309,8 +312,8 @@ binary(PyObject *module, PyObject *args)
                           &cpu_func, &name, &label)) {
         return NULL;
     }
-    if (PyTuple_GET_SIZE(table) != n * n) {
-        PyErr_SetString(PyExc_ValueError, "binary: the table must have n * n entries");
+    if (PyTuple_GET_SIZE(table) != n * n && PyTuple_GET_SIZE(table) != n) {
+        PyErr_SetString(PyExc_ValueError, "binary: the table must have n * n entries (n: unary)");
         return NULL;
     }
     PyObject *refs[] = {fallback, table, cpu_func, name, label};
@@ -909,8 +912,9 @@ static PyMethodDef module_methods[] = {
      "alloc(fallback, name, default_dtype, Device, devices_globals): zeros, ones or empty "
      "(name) with the fast path of _creation._alloc in C."},
     {"binary", binary, METH_VARARGS,
-     "binary(fallback, table, n, cpu_func, name, label): the fast path of one function; "
-     "cpu_func: the CPU backend's function, or None to read it by name as elsewhere."},
+     "binary(fallback, table, n, cpu_func, name, label): the fast path of one function "
+     "(table: n * n results, or n for a unary function); cpu_func: the CPU backend's "
+     "function, or None to read it by name as elsewhere."},
     {NULL, NULL, 0, NULL},
 };
 
