@@ -28,7 +28,6 @@ static Py_ssize_t off_index, off_np;               /* DType._i, DType.dtype */
 static Py_ssize_t off_backend;                     /* Device.backend */
 static PyObject *cpu_device, *wrap_checked;
 static PyObject *errstate, *quiet; /* the CPU backend's error-state variable and its quiet value */
-static PyObject *str_dtype;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -47,6 +46,42 @@ new_array(PyObject *data, PyObject *dtype, PyObject *device)
     SLOT(out, off_device) = Py_NewRef(device);
     return out;
 }
+static PyObject *str_dtype, *str_asarray;
+
+/* An Array of backend data (the reference is stolen) that the backend gave for arrays of
+ * type `kind`, whose dtype must be `out`, as _array.wrap_checked: a NumPy scalar (from a
+ * 0-d operation on the CPU) becomes a 0-d array through the backend's asarray; data of
+ * another type or dtype goes to wrap_checked, which raises its internal error. */
+static PyObject *
+wrap_data(PyObject *label, PyObject *data, PyTypeObject *kind, PyObject *device,
+          PyObject *out)
+{
+    if (Py_TYPE(data) != kind) {
+        PyObject *asarray = PyObject_GetAttr(SLOT(device, off_backend), str_asarray);
+        PyObject *a = asarray == NULL ? NULL : PyObject_CallOneArg(asarray, data);
+        Py_XDECREF(asarray);
+        Py_DECREF(data);
+        if (a == NULL) {
+            return NULL;
+        }
+        data = a;
+    }
+    PyObject *dtype = PyObject_GetAttr(data, str_dtype);
+    if (dtype == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    int plain = dtype == SLOT(out, off_np) && Py_TYPE(data) == kind;
+    Py_DECREF(dtype);
+    if (!plain) {
+        PyObject *checked = PyObject_CallFunctionObjArgs(wrap_checked, label, data, device,
+                                                         out, NULL);
+        Py_DECREF(data);
+        return checked;
+    }
+    return new_array(data, out, device); /* the reference we hold */
+}
+
 /* ---- What every fast path shares -------------------------------------------------------
  *
  * Each type below starts with FAST_HEAD, and its other fields are references (owned, set
@@ -279,23 +314,7 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
     }
     /* An Array's data is always its backend's array type (wrap_checked makes sure), so
      * the operand's type is the one to expect, as ``backend.ndarray`` in Python. */
-    int plain = Py_TYPE(data) == Py_TYPE(operands[0]);
-    if (plain) {
-        PyObject *dtype = PyObject_GetAttr(data, str_dtype);
-        if (dtype == NULL) {
-            Py_DECREF(data);
-            return NULL;
-        }
-        plain = dtype == SLOT(out, off_np);
-        Py_DECREF(dtype);
-    }
-    if (!plain) { /* a NumPy scalar, or another dtype than the standard's: check it */
-        PyObject *checked = PyObject_CallFunctionObjArgs(wrap_checked, self->label, data,
-                                                         device, out, NULL);
-        Py_DECREF(data);
-        return checked;
-    }
-    return new_array(data, out, device); /* the reference we hold */
+    return wrap_data(self->label, data, Py_TYPE(operands[0]), device, out);
 
 python:
     return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
@@ -473,10 +492,7 @@ View_vectorcall(View *self, PyObject *const *args, size_t nargsf, PyObject *kwna
     }
     PyObject *dtype = SLOT(x, off_dtype);
     if (Py_TYPE(result) != Py_TYPE(data)) { /* a NumPy scalar (x[3] on the CPU) */
-        PyObject *checked = PyObject_CallFunctionObjArgs(wrap_checked, str_getitem, result,
-                                                         device, dtype, NULL);
-        Py_DECREF(result);
-        return checked;
+        return wrap_data(str_getitem, result, Py_TYPE(data), device, dtype);
     }
     return new_array(result, dtype, device);
 
@@ -933,13 +949,14 @@ PyInit__speedups(void)
         return NULL;
     }
     str_dtype = PyUnicode_InternFromString("dtype");
+    str_asarray = PyUnicode_InternFromString("asarray");
     str_ndim = PyUnicode_InternFromString("ndim");
     str_getitem = PyUnicode_InternFromString("__getitem__");
     str_device = PyUnicode_InternFromString("device");
     str_setitem = PyUnicode_InternFromString("setitem");
     str_shape = PyUnicode_InternFromString("shape");
     str_default = PyUnicode_InternFromString("_default");
-    if (str_dtype == NULL || str_ndim == NULL || str_getitem == NULL || str_device == NULL
+    if (str_dtype == NULL || str_asarray == NULL || str_ndim == NULL || str_getitem == NULL || str_device == NULL
         || str_default == NULL || str_setitem == NULL || str_shape == NULL) {
         return NULL;
     }
