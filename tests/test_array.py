@@ -26,6 +26,13 @@ def test_constructor_blocked():
         xp.Array([1, 2])
 
 
+def test_not_a_base_class():
+    """No subclass: the compiled Array is a C type that is no base type (CPython's
+    message), the Python one refuses in __init_subclass__ (in XPGPU_PURE_PYTHON mode)."""
+    with pytest.raises(TypeError, match="cannot be subclassed|not an acceptable base type"):
+        type("Sub", (xp.Array,), {})
+
+
 def test_attributes(device):
     a = xp.asarray(np.arange(6, dtype=np.float32).reshape(2, 3), device=device)
     assert (a.dtype, a.device, a.ndim, a.shape, a.size) == (xp.float32, device, 2, (2, 3), 6)

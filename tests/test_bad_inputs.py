@@ -240,7 +240,8 @@ ARRAY: dict[str, Entry] = {
 ARRAY_EXEMPT = {"__module__", "__doc__", "__slots__", "__annotations__", "__weakref__",
                 "__hash__", "__array_ufunc__", "__dict__", "__qualname__", "__firstlineno__",
                 "__static_attributes__", "__annotate_func__", "__annotations_cache__",
-                "__init__", "_data", "_device", "_dtype", "_ndim", "_scalar"}
+                "__init__", "__init_subclass__", "_data", "_device", "_dtype", "_ndim",
+                "_scalar"}
 
 EXTRA_SLOTS = {
     "tdaxes": lambda device: st.one_of(

@@ -858,7 +858,7 @@ def test_templates_cover_public_api() -> None:
 
 # Array members without a counterpart to compare: pickling, NumPy's opt-out, Python's own.
 ARRAY_EXEMPT = {"__reduce__", "__copy__", "__deepcopy__", "__array_ufunc__", "__new__",
-                "__hash__", "__init__"}
+                "__hash__", "__init__", "__init_subclass__"}
 
 
 def test_templates_cover_the_array_object() -> None:

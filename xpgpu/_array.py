@@ -47,6 +47,13 @@ class Array:
             "such as xpgpu.asarray()"
         )
 
+    def __init_subclass__(cls, /, **kwargs: object) -> None:
+        """Array is not a base class: arrays come from xpgpu's functions."""
+        # Note: where _speedups is built, Array is a C type that no class can subclass;
+        # here the same refusal (the fast paths test type(x) is Array).
+        raise TypeError("xpgpu.Array cannot be subclassed; wrap an array in a class of your "
+                        "own instead")
+
     if TYPE_CHECKING:  # installed at import by _indexing, _operators and _dlpack
         def __getitem__(self, key: IndexKey, /) -> Array: ...
         def __setitem__(self, key: IndexKey, value: Operand, /) -> None: ...
