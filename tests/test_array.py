@@ -29,7 +29,7 @@ def test_constructor_blocked():
 def test_not_a_base_class():
     """No subclass: the compiled Array is a C type that is no base type (CPython's
     message), the Python one refuses in __init_subclass__ (in XPGPU_PURE_PYTHON mode)."""
-    with pytest.raises(TypeError, match="cannot be subclassed|not an acceptable base type"):
+    with pytest.raises(TypeError, match=r"cannot be subclassed|not an acceptable base type"):
         type("Sub", (xp.Array,), {})
 
 
