@@ -182,6 +182,8 @@ def test_no_reference_leaks(device: Any) -> None:
         xp.add(a0, b0)  # NumPy returns a scalar: the checked wrap
         xp.less(a, b)
         xp.add(a, 1.0)
+        2.0 * a  # a reflected operator with a Python scalar
+        xp.less(a0, 3)  # a NumPy scalar: the checked wrap
         with pytest.raises(ValueError):
             xp.add(a, short)
 

@@ -361,7 +361,7 @@ def _binary(name: str, category: str, rule: str, dunder: str | None = None,
     if _speedups is None:
         return func
     return _speedups.binary(func, tuple(chain.from_iterable(out_of)), len(ALL), cpu_func,
-                            name, label)
+                            name, label, by_type, _LO, _HI)
 
 
 def _as(x: Array, dtype: DType) -> Any:

@@ -224,14 +224,43 @@ static PyMethodDef Fast_methods[] = {
 
 /* ---- Binary: the element-wise functions, forward and unary operators, and matmul -------
  *
- * A binary function's table has n * n entries, a unary function's n (one argument). */
+ * A binary function's table has n * n entries, a unary function's n (one argument). A
+ * binary element-wise function also takes an array with a Python scalar: the scalar's
+ * result DType by the array's dtype index and the scalar's exact type (`by_type`), and an
+ * int within the dtype's bounds (`lo`, `hi`), the scalar passed to the backend as it is. */
 typedef struct {
     FAST_HEAD           /* n: dtypes per row */
     PyObject *table;    /* flat tuple: result DType by (x1 dtype index[, x2 dtype index]), or None */
     PyObject *cpu_func; /* the CPU backend's function, or None: read by name there too */
     PyObject *name;     /* the backend attribute of the function on other devices */
     PyObject *label;    /* the name in error messages */
+    PyObject *by_type;  /* by dtype index, a dict: Python scalar type -> result DType; or None */
+    PyObject *lo, *hi;  /* by dtype index, the Python ints the dtype holds (or int64's) */
 } Binary;
+
+/* The result DType of array x with Python scalar s under `self`'s scalar table, or NULL
+ * (no exception set) where the Python function must decide. */
+static PyObject *
+scalar_out(Binary *self, PyObject *x, PyObject *s)
+{
+    if (self->by_type == Py_None) {
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(SLOT(SLOT(x, off_dtype), off_index));
+    if (i < 0 || i >= PyTuple_GET_SIZE(self->by_type)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *out = PyDict_GetItemWithError(PyTuple_GET_ITEM(self->by_type, i),
+                                            (PyObject *)Py_TYPE(s));
+    if (out != NULL && PyLong_CheckExact(s)
+        && (PyObject_RichCompareBool(PyTuple_GET_ITEM(self->lo, i), s, Py_LE) != 1
+            || PyObject_RichCompareBool(s, PyTuple_GET_ITEM(self->hi, i), Py_LE) != 1)) {
+        out = NULL;
+    }
+    PyErr_Clear();
+    return out;
+}
 
 static Py_ssize_t
 dtype_index(PyObject *dtype)
@@ -246,21 +275,39 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
     if (PyVectorcall_NARGS(nargsf) != nargs || kwnames != NULL) {
         goto python;
     }
-    PyObject *x1 = args[0], *x2 = args[nargs - 1];
-    if (Py_TYPE(x1) != array_type || Py_TYPE(x2) != array_type) {
-        goto python;
+    PyObject *x1 = args[0], *x2 = args[nargs - 1], *out, *device, *operands[2];
+    PyTypeObject *kind; /* the backend's array type, of the array operand's data */
+    if (Py_TYPE(x1) == array_type && Py_TYPE(x2) == array_type) {
+        device = SLOT(x1, off_device);
+        if (SLOT(x2, off_device) != device) {
+            goto python;
+        }
+        Py_ssize_t i = dtype_index(SLOT(x1, off_dtype)), j = dtype_index(SLOT(x2, off_dtype));
+        if (i < 0 || j < 0 || i >= self->n || j >= self->n) {
+            PyErr_Clear();
+            goto python;
+        }
+        out = PyTuple_GET_ITEM(self->table, nargs == 1 ? i : i * self->n + j);
+        if (out == Py_None) {
+            goto python;
+        }
+        operands[0] = SLOT(x1, off_data);
+        operands[1] = SLOT(x2, off_data);
+        kind = Py_TYPE(operands[0]);
     }
-    PyObject *device = SLOT(x1, off_device);
-    if (SLOT(x2, off_device) != device) {
-        goto python;
+    else if (Py_TYPE(x1) == array_type && (out = scalar_out(self, x1, x2)) != NULL) {
+        device = SLOT(x1, off_device);
+        operands[0] = SLOT(x1, off_data);
+        operands[1] = x2;
+        kind = Py_TYPE(operands[0]);
     }
-    Py_ssize_t i = dtype_index(SLOT(x1, off_dtype)), j = dtype_index(SLOT(x2, off_dtype));
-    if (i < 0 || j < 0 || i >= self->n || j >= self->n) {
-        PyErr_Clear();
-        goto python;
+    else if (Py_TYPE(x2) == array_type && (out = scalar_out(self, x2, x1)) != NULL) {
+        device = SLOT(x2, off_device);
+        operands[0] = x1;
+        operands[1] = SLOT(x2, off_data);
+        kind = Py_TYPE(operands[1]);
     }
-    PyObject *out = PyTuple_GET_ITEM(self->table, nargs == 1 ? i : i * self->n + j);
-    if (out == Py_None) {
+    else {
         goto python;
     }
     PyObject *func;
@@ -274,7 +321,6 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
             return NULL;
         }
     }
-    PyObject *operands[2] = {SLOT(x1, off_data), SLOT(x2, off_data)};
     /* On the CPU the backend runs with its floating-point errors quiet, as the Python
      * path does (see _elementwise): set for this call and reset after it. */
     PyObject *token = NULL;
@@ -314,7 +360,7 @@ Binary_vectorcall(Binary *self, PyObject *const *args, size_t nargsf, PyObject *
     }
     /* An Array's data is always its backend's array type (wrap_checked makes sure), so
      * the operand's type is the one to expect, as ``backend.ndarray`` in Python. */
-    return wrap_data(self->label, data, Py_TYPE(operands[0]), device, out);
+    return wrap_data(self->label, data, kind, device, out);
 
 python:
     return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
@@ -326,16 +372,32 @@ static PyObject *
 binary(PyObject *module, PyObject *args)
 {
     PyObject *fallback, *table, *cpu_func, *name, *label;
+    PyObject *by_type = Py_None, *lo = Py_None, *hi = Py_None;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "OO!nOUU:binary", &fallback, &PyTuple_Type, &table, &n,
-                          &cpu_func, &name, &label)) {
+    if (!PyArg_ParseTuple(args, "OO!nOUU|OO!O!:binary", &fallback, &PyTuple_Type, &table, &n,
+                          &cpu_func, &name, &label, &by_type, &PyTuple_Type, &lo,
+                          &PyTuple_Type, &hi)) {
         return NULL;
     }
     if (PyTuple_GET_SIZE(table) != n * n && PyTuple_GET_SIZE(table) != n) {
         PyErr_SetString(PyExc_ValueError, "binary: the table must have n * n entries (n: unary)");
         return NULL;
     }
-    PyObject *refs[] = {fallback, table, cpu_func, name, label};
+    if (by_type != Py_None
+        && (PyTuple_GET_SIZE(table) != n * n || !PyTuple_Check(by_type)
+            || PyTuple_GET_SIZE(by_type) != n || !PyTuple_Check(lo) || !PyTuple_Check(hi)
+            || PyTuple_GET_SIZE(lo) != n || PyTuple_GET_SIZE(hi) != n)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "binary: by_type, lo and hi need n entries each, for a binary table");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; by_type != Py_None && k < n; k++) {
+        if (!PyDict_CheckExact(PyTuple_GET_ITEM(by_type, k))) {
+            PyErr_SetString(PyExc_TypeError, "binary: by_type must hold one dict a dtype");
+            return NULL;
+        }
+    }
+    PyObject *refs[] = {fallback, table, cpu_func, name, label, by_type, lo, hi};
     return fast_new(&BinaryType, (vectorcallfunc)Binary_vectorcall, n, refs);
 }
 
@@ -928,9 +990,10 @@ static PyMethodDef module_methods[] = {
      "alloc(fallback, name, default_dtype, Device, devices_globals): zeros, ones or empty "
      "(name) with the fast path of _creation._alloc in C."},
     {"binary", binary, METH_VARARGS,
-     "binary(fallback, table, n, cpu_func, name, label): the fast path of one function "
-     "(table: n * n results, or n for a unary function); cpu_func: the CPU backend's "
-     "function, or None to read it by name as elsewhere."},
+     "binary(fallback, table, n, cpu_func, name, label[, by_type, lo, hi]): the fast path "
+     "of one function (table: n * n results, or n for a unary function); cpu_func: the CPU "
+     "backend's function, or None to read it by name as elsewhere; by_type, lo, hi: the "
+     "results with Python scalars and the ints each dtype holds, by dtype index."},
     {NULL, NULL, 0, NULL},
 };
 
