@@ -273,6 +273,26 @@ def test_array_is_a_c_type(device: Any) -> None:
 
 
 @built
+def test_flat_rank_in_c_as_in_python() -> None:
+    """asarray's scan of a flat list or tuple in C (FlatRank) gives its Python function's
+    answer: the rank of one exact Python scalar type, -1 when empty, None otherwise."""
+    from xpgpu import _creation
+
+    fast = _creation._flat_rank
+    assert type(fast).__name__ == "FlatRank"
+
+    class Ints(list):  # a list subclass: the Python function's
+        pass
+
+    cases = [[], (), [1.0, 2.0, 3.0], (1, 2), [True, False], [1j, 2j], [1, 2.0], [1, True],
+             [[1.0]], [np.float64(1.0)], [np.float64(1.0), 1.0], [None], Ints([1, 2]),
+             [2**70, 1]]
+    for obj in cases:
+        assert fast(obj) == fast.__wrapped__(obj), obj
+    assert [fast(obj) for obj in cases[:6]] == [-1, -1, 2, 1, 0, 3]
+
+
+@built
 @pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
 def test_alloc_in_c_as_in_python(name: str, device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """zeros, ones and empty in C (Alloc): for every shape, dtype, device and keyword, the

