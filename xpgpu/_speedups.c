@@ -1,11 +1,12 @@
 /* The compiled fast paths of xpgpu's most frequent calls (optional).
  *
- * A `Binary` object is what `xpgpu.add` (and every binary element-wise function and
- * forward operator) is when this module is built. It handles only the common case, two
- * xpgpu arrays on one device whose dtypes the function's table allows, with the same
- * tables and the same backend call as the Python function it wraps, and hands every
- * other call, untouched, to that Python function (`fallback`), which holds all the
- * semantics: Python scalars, errors, NotImplemented. The Python path is the definition;
+ * A `Binary` object is what `xpgpu.add` (and every element-wise function, forward and
+ * unary operator, and matmul) is when this module is built. It handles only the common
+ * cases, xpgpu arrays on one device whose dtypes the function's table allows, or an array
+ * with a Python scalar of a type and range its scalar table takes, with the same tables
+ * and the same backend call as the Python function it wraps, and hands every other call,
+ * untouched, to that Python function (`fallback`), which holds all the semantics: other
+ * operands, errors, NotImplemented. The Python path is the definition;
  * this is a cache of its decisions that saves ~60 bytecodes per call, which is what a
  * 16-element CuPy add (~7 us) can afford (issue 2: at most 1.05x raw CuPy). The other
  * types do the same for other calls: `View` (__getitem__, reshape, permute_dims),
@@ -238,6 +239,22 @@ typedef struct {
     PyObject *lo, *hi;  /* by dtype index, the Python ints the dtype holds (or int64's) */
 } Binary;
 
+static Py_ssize_t
+dtype_index(PyObject *dtype)
+{
+    return PyLong_AsSsize_t(SLOT(dtype, off_index));
+}
+
+/* 1 where lo <= value <= hi (Python ints), else 0, with no exception set. */
+static int
+within(PyObject *lo, PyObject *value, PyObject *hi)
+{
+    int in = PyObject_RichCompareBool(lo, value, Py_LE) == 1
+             && PyObject_RichCompareBool(value, hi, Py_LE) == 1;
+    PyErr_Clear();
+    return in;
+}
+
 /* The result DType of array x with Python scalar s under `self`'s scalar table, or NULL
  * (no exception set) where the Python function must decide. */
 static PyObject *
@@ -246,26 +263,22 @@ scalar_out(Binary *self, PyObject *x, PyObject *s)
     if (self->by_type == Py_None) {
         return NULL;
     }
-    Py_ssize_t i = PyLong_AsSsize_t(SLOT(SLOT(x, off_dtype), off_index));
+    Py_ssize_t i = dtype_index(SLOT(x, off_dtype));
     if (i < 0 || i >= PyTuple_GET_SIZE(self->by_type)) {
         PyErr_Clear();
         return NULL;
     }
     PyObject *out = PyDict_GetItemWithError(PyTuple_GET_ITEM(self->by_type, i),
                                             (PyObject *)Py_TYPE(s));
-    if (out != NULL && PyLong_CheckExact(s)
-        && (PyObject_RichCompareBool(PyTuple_GET_ITEM(self->lo, i), s, Py_LE) != 1
-            || PyObject_RichCompareBool(s, PyTuple_GET_ITEM(self->hi, i), Py_LE) != 1)) {
-        out = NULL;
+    if (out == NULL) {
+        PyErr_Clear();
+        return NULL;
     }
-    PyErr_Clear();
+    if (PyLong_CheckExact(s)
+        && !within(PyTuple_GET_ITEM(self->lo, i), s, PyTuple_GET_ITEM(self->hi, i))) {
+        return NULL;
+    }
     return out;
-}
-
-static Py_ssize_t
-dtype_index(PyObject *dtype)
-{
-    return PyLong_AsSsize_t(SLOT(dtype, off_index));
 }
 
 static PyObject *
@@ -620,13 +633,7 @@ keeps(Setitem *self, PyObject *dtype, PyObject *value)
     if (!PyTuple_Check(bounds) || PyTuple_GET_SIZE(bounds) != 2) {
         return 0;
     }
-    int low = PyObject_RichCompareBool(PyTuple_GET_ITEM(bounds, 0), value, Py_LE);
-    int high = low == 1 ? PyObject_RichCompareBool(value, PyTuple_GET_ITEM(bounds, 1), Py_LE) : 0;
-    if (low < 0 || high < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    return high;
+    return within(PyTuple_GET_ITEM(bounds, 0), value, PyTuple_GET_ITEM(bounds, 1));
 }
 
 static PyObject *
