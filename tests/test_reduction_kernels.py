@@ -276,9 +276,9 @@ def _scan_small(rng: np.random.Generator, shape: tuple[int, ...], d: np.dtype) -
 
 def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
     """The docstring's bound, times eps and the prefix sums of |x| (|re| + |im|):
-    D = IPT + 12 + 5 L (tile kernel, L levels of 32) or IPT + 12 + T (a block a row)."""
+    D = TIPT + 12 + 5 L (tile kernel, L levels of 32) or IPT + 12 + T (a block a row)."""
     rows, length = host.size // host.shape[-1], host.shape[-1]
-    ipt = C._ipt(host.dtype, C.TILE_IPT)
+    ipt = C._tile_ipt(host.dtype, acc)
     tiles = -(-length // (C.TILE_BLOCK * ipt))
     levels = 0
     while 32**levels < tiles:
@@ -339,7 +339,7 @@ def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
     any result is read (each launch its own flags); many rows of a few tiles (a block a
     row, int32)."""
     d = np.dtype(dtype)
-    tile = C.TILE_BLOCK * C._ipt(d, C.TILE_IPT)
+    tile = C.TILE_BLOCK * C._tile_ipt(d, d)
     rng = np.random.default_rng(9)
     cases = []
     for length in (tile - 1, tile, tile + 1, 2 * tile, 32 * tile - 1, 32 * tile,

@@ -6,54 +6,51 @@ reductions), accumulated in the requested dtype when it is an integer of at leas
 
 CuPy scans with its generic kernels; here a row is cut into tiles of ``B * IPT`` elements
 (``B`` threads, each with ``IPT`` consecutive elements read and written with 16-byte
-loads and stores where rows are 16-byte aligned), and every element is read once and
-written once, in one launch:
+loads and stores where rows are 16-byte aligned), in one launch that writes every element
+once and reads it once (rows) or twice, the second time mostly from L2 (tiles):
 
 - Rows (``NAME_rows``; ``BLOCK`` threads): where the rows fill the GPU (``SPREAD`` waves
   of them) or a row is one tile, each row is one block that scans its tiles in order,
   carrying the running total.
-- Tiles (``NAME``; ``TILE_BLOCK`` threads and a carry warp): otherwise each tile of each
-  row is one block, in the order of an atomic ticket (every smaller ticket's block has
-  started, so no block waits on one that cannot run; a block loads the tile of its
-  blockIdx, usually the ticket's, while the ticket comes). Tile ``i`` of a row publishes
-  its total as entry ``i`` of level 0 of its row; entry ``j`` of level ``k + 1`` is the
-  sum of entries ``32 j ... 32 j + 31`` of level ``k``, published by the group's last
-  tile (the one whose base-32 digits ``d_0 ... d_k`` are all 31) as soon as it has read
-  the other 31; an entry is published only where a tile follows its group. Tile ``i``'s
-  carry is the sum of the entries ``32 * (i >> 5 (k + 1)) + g`` for ``g < d_k`` of each
-  level ``k``: at most 31 a level, each ready as soon as the totals of its tiles are,
-  whatever the carries of the tiles before (no chain from tile to tile, unlike a
-  look-back of inclusive prefixes; no order that depends on timing, unlike a decoupled
-  look-back). An entry is 8-byte words of 4 bytes of the value and 4 of the launch's
-  epoch, each written and read whole, so a reader knows a value is this launch's with no
-  fence and no flag to reset. The epoch is counted on the device in the high word of the
-  ticket (the block taking a launch's last ticket resets the low word and adds one to
-  the epoch), so a graph replay counts its own; the buffers are per (device, stream).
-  The block's carry warp reads the entries (and makes the group sums) while the other
-  warps load and scan the tile, so a carry waits for the totals before it, not for its
-  own tile's loads as well; it holds no elements and the others no entries, so both fit
-  in fewer registers and more blocks fit an SM (``TILE_RESIDENT``). The tile is read and
-  written evict-first, which leaves L2 to the entries.
-  (Measured on an H100, 2**26 float32 in tiles of 128 x 8: 405 µs; with each group's
-  sum made by its last arriver, found by an atomic counter, and no load before the
-  ticket: 541; with a fence between a value and a flag as well: 761; with persistent
-  blocks, each loading its next tile while it waits for its carry: 1033. Later, in tiles
-  of 512 x 8 with warp 0 reading the carry, 2 blocks an SM: 387; 3 blocks (fewer
-  barriers, 40 registers): 334; in tiles of 480 x 8 and a carry warp, 4 blocks an SM:
-  301; PyTorch's torch.cumsum: 260. At 2**20 the same three: 7.9 µs, 7.9 and 8.4;
-  PyTorch's: 8.3. Evict-first loads and stores: complex64 at 2**26 in 591 µs, not 1004;
-  the others within about 2%.)
+- Tiles (``NAME``; ``TILE_BLOCK`` threads and a carry warp): otherwise as many blocks as
+  the GPU holds at once (``TILE_RESIDENT`` an SM) draw the tiles of all rows from an
+  atomic ticket, in turn. Tile ``i`` of a row publishes its total as entry ``i`` of level
+  0 of its row; entry ``j`` of level ``k + 1`` is the sum of entries ``32 j ... 32 j +
+  31`` of level ``k``, published by the group's last tile (the one whose base-32 digits
+  ``d_0 ... d_k`` are all 31) as soon as it has read the other 31; an entry is published
+  only where a tile follows its group. Tile ``i``'s carry is the sum of the entries
+  ``32 * (i >> 5 (k + 1)) + g`` for ``g < d_k`` of each level ``k``: at most 31 a level,
+  each ready as soon as the totals of its tiles are, whatever the carries of the tiles
+  before (no chain from tile to tile, unlike a look-back of inclusive prefixes; no order
+  that depends on timing, unlike a decoupled look-back). A block reads each tile twice,
+  an iteration apart: first for its total (evict-last, so it stays in L2), then, while
+  it reads its next tile's total, its carry warp reads this tile's carry (the totals of
+  the tiles drawn before, mostly published by then), and the block reads the tile again,
+  from L2, scans it and stores it (evict-first). So no block waits for a carry holding a
+  tile in registers, and a carry waits only on totals, which are published with no wait
+  (every tile drawn is in a running block: nothing waits on a block that cannot run). An
+  entry is 8-byte words of 4 bytes of the value and 4 of the launch's epoch, each
+  written and read whole, so a reader knows a value is this launch's with no fence and
+  no flag to reset. The epoch is counted on the device in the high word of the ticket
+  (the launch's last draw, one past the last tile by each block, resets the low word and
+  adds one to the epoch), so a graph replay counts its own; the buffers are per (device,
+  stream).
+  (Measured on an H100, 2**26 float32: PyTorch's torch.cumsum 260 µs; the kernel that
+  read each tile once and held it while its carry came, in tiles of 480 x 8 with a
+  carry warp, 4 blocks an SM: 301-310; this one: 258-269. Before that, in tiles of 128 x
+  8: 405; with each group's sum made by its last arriver, found by an atomic counter: 541;
+  with a fence between a value and a flag as well: 761. See TILE_BLOCK for the others.)
 
 Scan order (integers are exact, wrapping as CuPy's; floats within this order's rounding,
 the same bits on every run): element ``i``'s result is ``(c + e) + s``, where ``s`` is
-the thread's running sum of its ``IPT`` elements left to right, ``e`` the block's
+the thread's running sum of its ``IPT`` (``TIPT``) elements left to right, ``e`` the block's
 exclusive prefix of the thread totals (a shuffle scan within each warp, plus the exclusive
 scan of the warp totals), and ``c`` the tile's carry; a tile's total is the block's
 inclusive prefix of its last warp. Rows: ``c`` is the earlier tiles' totals added in turn.
 Tiles: a level-``k`` entry (``k >= 1``) is a butterfly (five xor-shuffle steps) of its 32
 entries below, lane ``g`` of a warp adds its entries of the carry (``g < d_k``, else 0)
 in turn from level 0 up, then the 32 lanes' sums are added by a butterfly. Every result
-is thus a sum of its prefix along a tree of depth at most ``D = IPT + 12 + 5 L`` (tiles;
+is thus a sum of its prefix along a tree of depth at most ``D = TIPT + 12 + 5 L`` (tiles;
 ``L`` levels: ``32**(L - 1) < T <= 32**L`` for ``T`` tiles a row) or ``D = IPT + 12 + T``
 (rows), so ``|error| <= D * eps * sum(|x_j|, j <= i)`` to first order.
 """
@@ -75,24 +72,26 @@ MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 # block a row (the tile kernel below that).
 BLOCK = 128
 SPREAD = 4
-# The tile kernel's threads a block besides its carry warp, elements a thread (at least),
-# and blocks an SM by the accumulator's size (registers capped to fit: 32 a thread for 4
-# bytes, 40 for 8, 64 for 16, none spilled; 512-thread blocks, 2048 threads an SM at most).
-# Measured on an H100, GPU time of PyTorch's over this kernel's at 2**26, 480 x 8 (carry
-# warp apart) and these: float32 0.86, float64 0.79, int32 2.50, complex64 1.55,
-# complex128 1.38; 512 x 8 (3, 2, 2 blocks): 0.80, 0.78, 2.34, 1.54, 1.35; 224 x 8 (8,
-# 6, 4): 0.83, 0.74, 2.45, 1.44, 1.16; 480 x 16 (3, 2, 1): 0.86, 0.60, 2.50, 1.20, 1.36;
-# float64 at 2 blocks (48 registers): 0.77. (Before, 512 x 8 with warp 0 reading the
-# carry, 56 to 118 registers, 2 blocks of float32 and 1 of float64: 0.67, 0.63, 1.97,
-# 0.92, 1.44.)
-TILE_BLOCK = 480
-TILE_IPT = 8
-TILE_RESIDENT = {4: 4, 8: 3, 16: 2}
+# The tile kernel's threads a block besides its carry warp, its elements a thread by the
+# wider of the input's and the accumulator's itemsize (at least one 16-byte load), and its
+# blocks an SM by the accumulator's (registers capped to fit: 32 a thread for 4 and 8
+# bytes, 64 for 16). Measured on an H100, GPU time of torch.cumsum (in the same dtype)
+# over this kernel's at 2**26, float32, float64, int32, complex64, complex128: 0.98-1.00,
+# 0.85-0.91, 1.00, 1.78, 1.89-1.93; 480 x (8, 4, 4) and (4, 3, 2) blocks: 1.00, 0.88, -,
+# 1.68, 1.79; 224 x (8, 4, 4) and (8, 8, 4): 0.94, 0.76, -, 1.39, 1.50; 992 x 8 and (2,
+# 1, 1): 1.02, 0.76, 1.00, 1.58, 0.81; the next tile loaded before the scan of the last
+# (more registers, spilled): 0.74, 0.62, -, -, -; a lag of two iterations (a third tile in
+# L2): 0.94, 0.88, -, -, 1.80; the same kernel waiting for no carry (wrong sums, the
+# floor of this design): 1.30, 1.15, 1.20, -, 1.99. The tile kernel before this one read
+# each tile once and held it in registers while its carry came (480 x 8 and (4, 3, 2)
+# blocks): 0.85, 0.79, 0.85, 1.55, 1.37.
+TILE_BLOCK = 992
+TILE_IPT = {4: 8, 8: 4, 16: 4}
+TILE_RESIDENT = {4: 2, 8: 2, 16: 1}
 # Launches of the tile kernel on one buffer before a new one: a word holds its launch's
 # epoch plus one, modulo 2**32; fewer launches than that never meet a stale word.
 EPOCHS = (1 << 32) - 1
-LEVELS = 5  # levels of 32 at most: rows of up to 32**5 tiles (2**35 elements)
-
+LEVELS = 5  # levels of 32 at most: rows of up to 32**5 tiles
 _SOURCE = r"""
 template <typename V, int M> struct alignas(sizeof(V) * M) _xpgpu_vec { V v[M]; };
 
@@ -148,12 +147,18 @@ __device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
     return warps[warp] + ex;
 }
 
-// 16 bytes loaded (stored) evict-first ("streaming"): read (written) once, they leave L2
-// to what is read again, such as the tile kernel's level entries.
-__device__ __forceinline__ uint4 _xpgpu_ldcs(const void *p) {
+// 16 bytes loaded (stored) evict-first ("streaming", E = 1): read (written) once, they
+// leave L2 to what is read again, such as the tile kernels' level entries; or evict-last
+// (E = 2): read again soon, from L2.
+template <int E> __device__ __forceinline__ uint4 _xpgpu_ldcs(const void *p) {
     uint4 b;
-    asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
+    if constexpr (E == 1)
+        asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+            : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
+    else
+        asm("{ .reg .b64 pol; createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+            "ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], pol; }"
+            : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
     return b;
 }
 __device__ __forceinline__ void _xpgpu_stcs(void *p, const uint4 b) {
@@ -162,15 +167,15 @@ __device__ __forceinline__ void _xpgpu_stcs(void *p, const uint4 b) {
 }
 
 // A thread's I elements from base (16-byte loads where the tile is whole, evict-first
-// where E), zeros past stop.
-template <int I, bool E = false>
+// where E is 1, evict-last where 2), zeros past stop.
+template <int I, int E = 0>
 __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
                                             const long long stop, TIN *r) {
     if (VEC && base + I <= stop) {
         #pragma unroll
         for (int u = 0; u < I / NIN; ++u) {
             _xpgpu_vec<TIN, NIN> v;
-            if constexpr (E) *reinterpret_cast<uint4 *>(&v) = _xpgpu_ldcs(p + base + u * NIN);
+            if constexpr (E) *reinterpret_cast<uint4 *>(&v) = _xpgpu_ldcs<E>(p + base + u * NIN);
             else v = reinterpret_cast<const _xpgpu_vec<TIN, NIN> *>(p + base)[u];
             #pragma unroll
             for (int k = 0; k < NIN; ++k) r[u * NIN + k] = v.v[k];
@@ -183,7 +188,7 @@ __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
 
 // pre + s[k] at base + k, for k < I and base + k < stop (16-byte stores where whole,
 // evict-first where E).
-template <int I, bool E = false>
+template <int I, int E = 0>
 __device__ __forceinline__ void _xpgpu_store(T *q, const long long base, const long long stop,
                                              const T pre, const T *s) {
     if (VEC && base + I <= stop) {
@@ -320,74 +325,99 @@ __device__ __forceinline__ T _xpgpu_carry(const unsigned long long *own, T (*acc
     return _xpgpu_warp_sum(c);
 }
 
-// A block a tile (`tiles` a row, `total` in all): TB threads of TIPT elements and a carry
-// warp, in the order of an atomic ticket: its low word the tile, its high word the
-// launch's epoch (the block taking the launch's last ticket resets the low word and adds
-// one to the epoch). The tile of blockIdx.x, usually the ticket's, is loaded while the
-// ticket comes (again where it is another). The carry warp reads the tile's carry while
-// the others load and scan the tile, and warp 0 publishes its total as soon as it has it:
-// the carry is ready as soon as the totals before are, whatever this tile's loads. The
-// block scan adds as _xpgpu_block_scan does, between barriers that leave out the carry
-// warp. (Tiles are counted in 32 bits.)
+// A ticket: its low word counts the launch's draws, its high word the launch's epoch;
+// the launch's last draw (of `draws`) resets the low word and adds one to the epoch.
+__device__ __forceinline__ unsigned long long _xpgpu_draw(unsigned long long *ticket,
+                                                          const long long draws) {
+    const unsigned long long t = atomicAdd(ticket, 1ull);
+    if ((long long)(t & 0xffffffffull) == draws - 1) atomicExch(ticket, ((t >> 32) + 1) << 32);
+    return t;
+}
+
+// The block scan of a tile (its TB threads; v: the thread's total): the thread's
+// exclusive prefix within its warp in ex and, once warp 0 has written them, the warps'
+// exclusive prefixes in warps[]; warp 0 returns the tile's total.
+__device__ __forceinline__ T _xpgpu_tile_scan(const T v, T *warps, T &ex) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const T inc = _xpgpu_warp_scan(v, ex);
+    if (lane == 31) warps[warp] = inc;
+    _xpgpu_sync(1, TB);  // the warps' totals
+    T sum = T(0);
+    if (warp == 0) {
+        T wx;
+        const T wi = _xpgpu_warp_scan(lane < TB / 32 ? warps[lane] : T(0), wx);
+        sum = _xpgpu_shfl<AT>(wi, 31);
+        warps[lane] = wx;  // each lane its own word: read above, by itself only
+    }
+    return sum;
+}
+
+// Tiles, read twice: G blocks (as many as are resident) of TB threads of TIPT elements
+// and a carry warp draw tiles in turn (`tiles` a row, `total` in all; each block draws
+// once past the last: total + G draws a launch). In iteration j the TB threads read the
+// block's tile d_j (evict-last: it stays in L2) and publish its total, while the carry
+// warp draws d_{j+1} and reads the carry of d_{j-1} (whose total was published an
+// iteration ago, as, mostly, those of the tiles drawn before it); then the TB threads
+// read d_{j-1} again, from L2, scan it and store it. No block waits holding a tile, and a
+// carry waits only for the totals of tiles drawn before, published with no wait.
 extern "C" __global__ void BOUNDS NAME(const TIN *__restrict__ x, T *__restrict__ out,
                                        unsigned long long *words, unsigned long long *ticket,
                                        const long long len, const long long tiles,
                                        const long long total) {
-    __shared__ T warps[33];
+    __shared__ T warps[32], red[32], carry[2];
     __shared__ T acc[LEVELS][32];
-    __shared__ unsigned long long taken, own[NW];
+    __shared__ unsigned long long taken[3], own[2][NW];  // d_{j-1}, d_j, d_{j+1} by j % 3
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (warp == TB / 32) {  // the carry warp
-        if (lane < NW) own[lane] = 0ull;  // not this launch's epoch
-        if (lane == 0) {
-            const unsigned long long t = atomicAdd(ticket, 1ull);
-            if ((long long)(t & 0xffffffffull) == total - 1)
-                atomicExch(ticket, ((t >> 32) + 1) << 32);
-            taken = t;
+    const long long tile = (long long)TB * TIPT, draws = total + gridDim.x;
+    const unsigned int n = (unsigned int)tiles, none = 0xffffffffu;
+    if (warp == TB / 32) {
+        if (lane < NW) own[0][lane] = own[1][lane] = 0ull;  // not this launch's epoch
+        if (lane == 0) taken[0] = _xpgpu_draw(ticket, draws);
+    }
+    _xpgpu_sync(0, TB + 32);  // the first ticket
+    const unsigned int epoch = (unsigned int)(taken[0] >> 32) + 1u;  // words start at 0
+    for (unsigned int j = 0, c = 0;; ++j, c = c == 2 ? 0 : c + 1) {  // c: j % 3
+        const unsigned int cur = (unsigned int)taken[c];
+        const unsigned int prev = j ? (unsigned int)taken[c == 0 ? 2 : c - 1] : none;
+        const bool has_cur = cur < (unsigned int)total, has_prev = prev < (unsigned int)total;
+        if (!has_cur && !has_prev) break;
+        if (warp == TB / 32) {  // the carry warp
+            if (lane == 0) taken[c == 2 ? 0 : c + 1] = has_cur ? _xpgpu_draw(ticket, draws) : ~0ull;
+            const unsigned int row = prev / n, i = prev - row * n;
+            const T cy = !has_prev || i == 0 ? T(0)
+                         : _xpgpu_carry(own[(j - 1) & 1], acc, words, epoch, i, row,
+                                        (unsigned int)total / n, n);
+            if (lane == 0) carry[j & 1] = cy;
+            _xpgpu_sync(0, TB + 32);  // the carry
+            continue;
         }
-        _xpgpu_sync(0, TB + 32);  // the ticket
-        const unsigned int epoch = (unsigned int)(taken >> 32) + 1u;  // words start at 0
-        const unsigned int id = (unsigned int)taken, n = (unsigned int)tiles;
-        const unsigned int row = id / n, i = id - row * n;
-        const T c = i == 0 ? T(0)
-                           : _xpgpu_carry(own, acc, words, epoch, i, row,
-                                          (unsigned int)total / n, n);
-        if (lane == 0) warps[32] = c;
+        if (has_cur) {  // the total of tile d_j
+            const unsigned int row = cur / n, i = cur - row * n;
+            const long long base = row * len + i * tile + threadIdx.x * TIPT;
+            TIN r[TIPT];
+            _xpgpu_load<TIPT, 2>(x + base, 0, row * len + min((i + 1) * tile, len) - base, r);
+            T s[TIPT], ex;
+            _xpgpu_running<TIPT>(r, s);
+            const T sum = _xpgpu_tile_scan(s[TIPT - 1], red, ex);
+            if (threadIdx.x == 0 && i + 1 < n) {
+                _xpgpu_put(words + (size_t)cur * NW, sum, epoch);  // entry i of level 0
+                _xpgpu_put(own[j & 1], sum, epoch);
+            }
+        }
         _xpgpu_sync(0, TB + 32);  // the carry
-        return;
-    }
-    const long long tile = (long long)TB * TIPT;
-    unsigned int id = blockIdx.x, row = id / (unsigned int)tiles, i = id - row * tiles;
-    long long base = row * len + i * tile + threadIdx.x * TIPT;
-    long long end = row * len + min((i + 1) * tile, len);
-    TIN r[TIPT];
-    _xpgpu_load<TIPT, true>(x + base, 0, end - base, r);
-    _xpgpu_sync(0, TB + 32);  // the ticket
-    const unsigned int epoch = (unsigned int)(taken >> 32) + 1u;
-    if ((unsigned int)taken != id) {
-        id = (unsigned int)taken, row = id / (unsigned int)tiles, i = id - row * tiles;
-        base = row * len + i * tile + threadIdx.x * TIPT;
-        end = row * len + min((i + 1) * tile, len);
-        _xpgpu_load<TIPT, true>(x + base, 0, end - base, r);
-    }
-    T s[TIPT];
-    _xpgpu_running<TIPT>(r, s);
-    T ex;
-    const T inc = _xpgpu_warp_scan(s[TIPT - 1], ex);
-    if (lane == 31) warps[warp] = inc;
-    _xpgpu_sync(1, TB);  // the warps' totals
-    if (warp == 0) {
-        T wx;
-        const T wi = _xpgpu_warp_scan(lane < TB / 32 ? warps[lane] : T(0), wx);
-        const T sum = _xpgpu_shfl<AT>(wi, 31);  // the tile's total
-        if (lane == 0 && i + 1 < tiles) {
-            _xpgpu_put(words + (size_t)id * NW, sum, epoch);  // entry i of level 0
-            _xpgpu_put(own, sum, epoch);
+        if (has_prev) {  // the scan of tile d_{j-1}
+            const unsigned int row = prev / n, i = prev - row * n;
+            const long long base = row * len + i * tile + threadIdx.x * TIPT;
+            const long long end = row * len + min((i + 1) * tile, len);
+            TIN r[TIPT];
+            _xpgpu_load<TIPT, 1>(x + base, 0, end - base, r);
+            T s[TIPT], ex;
+            _xpgpu_running<TIPT>(r, s);
+            _xpgpu_tile_scan(s[TIPT - 1], warps, ex);
+            _xpgpu_sync(1, TB);  // the warps' prefixes
+            _xpgpu_store<TIPT, 1>(out + base, 0, end - base, carry[j & 1] + (warps[warp] + ex), s);
         }
-        warps[lane] = wx;  // each lane its own word: read above, by itself only
     }
-    _xpgpu_sync(0, TB + 32);  // the carry
-    _xpgpu_store<TIPT, true>(out + base, 0, end - base, warps[32] + (warps[warp] + ex), s);
 }
 """
 
@@ -397,19 +427,16 @@ _kernels: dict[Any, Any] = {}
 _buffers: dict[Any, Any] = {}
 
 
-def _ipt(dtype: numpy.dtype, per: int = 8) -> int:
-    """Elements a thread per tile: at least ``per``, at least one 16-byte load. (Measured
-    on an H200, rows of 1024 float32: 16 a thread, or loading the next tile before scanning
+def _ipt(dtype: numpy.dtype) -> int:
+    """Elements a thread of the rows kernel: 8, at least one 16-byte load. (Measured on
+    an H200, rows of 1024 float32: 16 a thread, or loading the next tile before scanning
     the current one, were no faster.)"""
-    return max(per, 16 // dtype.itemsize)
+    return max(8, 16 // dtype.itemsize)
 
 
-def _bounds(acc: numpy.dtype) -> str:
-    """The tile kernel's launch bounds: TILE_BLOCK threads and the carry warp, and
-    TILE_RESIDENT blocks of them on an SM at once (registers capped to fit)."""
-    n = TILE_RESIDENT.get(acc.itemsize)
-    b = TILE_BLOCK + 32
-    return f"__launch_bounds__({b}, {n})" if n else f"__launch_bounds__({b})"
+def _tile_ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
+    """Elements a thread of the tile kernel (TILE_IPT), at least one 16-byte load."""
+    return max(TILE_IPT[max(dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
 
 
 def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
@@ -417,13 +444,14 @@ def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any
     k = _kernels.get(key)
     if k is None:
         name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
+        bounds = f"__launch_bounds__({TILE_BLOCK + 32}, {TILE_RESIDENT[acc.itemsize]})"
         src = (f"typedef {_scalar.get_typename(dtype)} TIN;\n"
                f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
-               f"#define IPT {_ipt(dtype)}\n#define TIPT {_ipt(dtype, TILE_IPT)}\n"
+               f"#define IPT {_ipt(dtype)}\n#define TIPT {_tile_ipt(dtype, acc)}\n"
                f"#define NIN {16 // dtype.itemsize}\n"
                f"#define NOUT {16 // acc.itemsize}\n#define NW {acc.itemsize // 4}\n"
                f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n"
-               f"#define BOUNDS {_bounds(acc)}\n" + _SOURCE.replace("NAME", name))
+               f"#define BOUNDS {bounds}\n" + _SOURCE.replace("NAME", name))
         k = _kernels[key] = _r.functions(src, name, f"{name}_rows")
     return k
 
@@ -475,14 +503,15 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     device = x.data.device_id
     tiled, by_rows = _kernel(x.dtype, acc, vec, device)
     out = cupy.ndarray(x.shape, acc)
-    tiles = -(-length // (TILE_BLOCK * _ipt(x.dtype, TILE_IPT)))
+    tiles = -(-length // (TILE_BLOCK * _tile_ipt(x.dtype, acc)))
     if tiles == 1 or rows >= SPREAD * _r._wave(device):
         threads = -(-length // _ipt(x.dtype))  # short rows: a block of fewer threads
         block = min(BLOCK, max(32, -(-threads // 32) * 32))
         launch(by_rows, rows, block, (x, out, numpy.int64(length)))
     else:
         _, _, ticket, words = _buffer(device, _entries(rows, tiles))
-        launch(tiled, rows * tiles, TILE_BLOCK + 32, (
+        sms = _r._wave(device) * _r.BLOCK // 2048
+        launch(tiled, min(rows * tiles, sms * TILE_RESIDENT[acc.itemsize]), TILE_BLOCK + 32, (
             x, out, words, ticket, numpy.int64(length), numpy.int64(tiles),
             numpy.int64(rows * tiles)))
     return out
