@@ -81,7 +81,10 @@ SPREAD = 4
 # 1.68, 1.79; 224 x (8, 4, 4) and (8, 8, 4): 0.94, 0.76, -, 1.39, 1.50; 992 x 8 and (2,
 # 1, 1): 1.02, 0.76, 1.00, 1.58, 0.81; the next tile loaded before the scan of the last
 # (more registers, spilled): 0.74, 0.62, -, -, -; a lag of two iterations (a third tile in
-# L2): 0.94, 0.88, -, -, 1.80; the same kernel waiting for no carry (wrong sums, the
+# L2): 0.94, 0.88, -, -, 1.80; tiles of two (three) such sub-tiles for 8-byte sums, read
+# in turn (more of L2 held): float64 0.77 (0.67); all the levels' entries of a carry
+# loaded at once (more L2 traffic): 0.94, 0.71, 0.92, -, 1.55; a backoff (nanosleep) in
+# the carry's wait: no change; the same kernel waiting for no carry (wrong sums, the
 # floor of this design): 1.30, 1.15, 1.20, -, 1.99. The tile kernel before this one read
 # each tile once and held it in registers while its carry came (480 x 8 and (4, 3, 2)
 # blocks): 0.85, 0.79, 0.85, 1.55, 1.37.
