@@ -285,7 +285,7 @@ def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
         levels += 1
     depth = ipt + 12 + 5 * levels
     if tiles == 1 or rows >= C.SPREAD * R._wave(0):  # a block a row
-        ipt = C._ipt(host.dtype)
+        ipt = C._ipt(host.dtype, acc)
         depth = ipt + 12 + -(-length // (C.BLOCK * ipt))
     size = np.abs(host.real).astype(np.float64) + np.abs(host.imag).astype(np.float64)
     return depth * np.finfo(acc).eps * np.cumsum(size, axis=-1)
@@ -350,7 +350,7 @@ def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
         host = _scan_small(rng, (length + 1,), d)
         cases.append((host[1:], xp.cumulative_sum(_device(host)[1:])))
     if dtype == "int32":
-        length = 2 * C.BLOCK * C._ipt(d) + 1
+        length = 2 * C.BLOCK * C._ipt(d, d) + 1
         host = rng.integers(-1000, 1000, (C.SPREAD * R._wave(0), length)).astype(d)
         cases.append((host, xp.cumulative_sum(_device(host), axis=-1)))
     for host, got in cases:
@@ -368,6 +368,20 @@ def test_cumulative_sum_deterministic(forced: None) -> None:
                                       first.view(np.uint32))
     assert (np.abs(first - np.cumsum(host, dtype=np.float64)) <= _scan_bound(host, np.dtype(
         np.float32))).all()
+
+
+def test_cumulative_sum_stage_too_large(forced: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tile kernel whose shared memory (TILE_LAG + 1 tiles) does not fit a block: no
+    launch, CuPy's scan instead, the same sums."""
+    monkeypatch.setattr(C, "TILE_LAG", 1000)
+    monkeypatch.setattr(C, "_kernels", {})
+    d = np.dtype(np.int32)
+    host = _scan_small(np.random.default_rng(11), (3 * C.TILE_BLOCK * C._tile_ipt(d, d),), d)
+    import cupy
+
+    assert C._scan(cupy.asarray(host), -1, None) is None
+    assert C._kernels[(d, d, True, 0)][3] == 0  # no grid
+    np.testing.assert_array_equal(to_numpy(xp.cumulative_sum(_device(host))), np.cumsum(host))
 
 
 def test_cumulative_sum_views(forced: None) -> None:

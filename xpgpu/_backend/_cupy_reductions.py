@@ -457,16 +457,21 @@ extern "C" __global__ void NAME_lanes(const TIN *__restrict__ x, TOUT *__restric
 
 # argmax/argmin (_cupy_search): rows of at most this many elements take a warp a row.
 WARP_ROWS = 4096
-_waves: dict[int, int] = {}
+_sms_of: dict[int, int] = {}
+
+
+def _sms(device: int) -> int:
+    """The device's streaming multiprocessors."""
+    n = _sms_of.get(device)
+    if n is None:
+        n = _sms_of[device] = cupy.cuda.runtime.getDeviceProperties(device)[
+            "multiProcessorCount"]
+    return n
 
 
 def _wave(device: int) -> int:
     """Blocks of BLOCK threads that the device runs at once (one wave)."""
-    w = _waves.get(device)
-    if w is None:
-        sms = cupy.cuda.runtime.getDeviceProperties(device)["multiProcessorCount"]
-        w = _waves[device] = sms * (2048 // BLOCK)
-    return w
+    return _sms(device) * (2048 // BLOCK)
 
 
 # From this many rows, the segmented kernel (_lanes): a warp or fewer lanes a row keep

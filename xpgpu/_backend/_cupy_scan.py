@@ -6,40 +6,44 @@ reductions), accumulated in the requested dtype when it is an integer of at leas
 
 CuPy scans with its generic kernels; here a row is cut into tiles of ``B * IPT`` elements
 (``B`` threads, each with ``IPT`` consecutive elements read and written with 16-byte
-loads and stores where rows are 16-byte aligned), in one launch that writes every element
-once and reads it once (rows) or twice, the second time mostly from L2 (tiles):
+loads and stores where rows are 16-byte aligned), in one launch that reads and writes
+every element once:
 
 - Rows (``NAME_rows``; ``BLOCK`` threads): where the rows fill the GPU (``SPREAD`` waves
   of them) or a row is one tile, each row is one block that scans its tiles in order,
   carrying the running total.
 - Tiles (``NAME``; ``TILE_BLOCK`` threads and a carry warp): otherwise as many blocks as
-  the GPU holds at once (``TILE_RESIDENT`` an SM) draw the tiles of all rows from an
-  atomic ticket, in turn. Tile ``i`` of a row publishes its total as entry ``i`` of level
-  0 of its row; entry ``j`` of level ``k + 1`` is the sum of entries ``32 j ... 32 j +
-  31`` of level ``k``, published by the group's last tile (the one whose base-32 digits
-  ``d_0 ... d_k`` are all 31) as soon as it has read the other 31; an entry is published
-  only where a tile follows its group. Tile ``i``'s carry is the sum of the entries
-  ``32 * (i >> 5 (k + 1)) + g`` for ``g < d_k`` of each level ``k``: at most 31 a level,
-  each ready as soon as the totals of its tiles are, whatever the carries of the tiles
-  before (no chain from tile to tile, unlike a look-back of inclusive prefixes; no order
-  that depends on timing, unlike a decoupled look-back). A block reads each tile twice,
-  an iteration apart: first for its total (evict-last, so it stays in L2), then, while
-  it reads its next tile's total, its carry warp reads this tile's carry (the totals of
-  the tiles drawn before, mostly published by then), and the block reads the tile again,
-  from L2, scans it and stores it (evict-first). So no block waits for a carry holding a
-  tile in registers, and a carry waits only on totals, which are published with no wait
-  (every tile drawn is in a running block: nothing waits on a block that cannot run). An
-  entry is 8-byte words of 4 bytes of the value and 4 of the launch's epoch, each
-  written and read whole, so a reader knows a value is this launch's with no fence and
-  no flag to reset. The epoch is counted on the device in the high word of the ticket
-  (the launch's last draw, one past the last tile by each block, resets the low word and
-  adds one to the epoch), so a graph replay counts its own; the buffers are per (device,
-  stream).
-  (Measured on an H100, 2**26 float32: PyTorch's torch.cumsum 260 µs; the kernel that
-  read each tile once and held it while its carry came, in tiles of 480 x 8 with a
-  carry warp, 4 blocks an SM: 301-310; this one: 258-269. Before that, in tiles of 128 x
-  8: 405; with each group's sum made by its last arriver, found by an atomic counter: 541;
-  with a fence between a value and a flag as well: 761. See TILE_BLOCK for the others.)
+  the GPU holds at once (``TILE_RESIDENT`` an SM, fewer where their shared memory does
+  not fit) draw the tiles of all rows from an atomic ticket, in turn. Tile ``i`` of a row
+  publishes its total as entry ``i`` of level 0 of its row; entry ``j`` of level ``k +
+  1`` is the sum of entries ``32 j ... 32 j + 31`` of level ``k``, published by the
+  group's last tile (the one whose base-32 digits ``d_0 ... d_k`` are all 31) an
+  iteration after its total, once it has read the other 31; an entry is published only
+  where a tile follows its group. Tile ``i``'s carry is the sum of the entries ``32 * (i
+  >> 5 (k + 1)) + g`` for ``g < d_k`` of each level ``k``: at most 31 a level, each ready
+  as soon as the totals of its tiles are, whatever the carries of the tiles before (no
+  chain from tile to tile, unlike a look-back of inclusive prefixes; no order that
+  depends on timing, unlike a decoupled look-back). A block reads a tile, keeps it in
+  shared memory and publishes its total; the next iteration its carry warp publishes
+  the group sums the tile completes, and ``TILE_LAG`` iterations after the total the
+  carry warp reads the tile's carry (published by then, mostly: the totals and group
+  sums of the tiles drawn before) and the block scans the tile from shared memory and
+  stores it. So no block waits for a carry holding a tile in registers, a carry or a
+  group sum waits only on totals and group sums of tiles drawn before, which are
+  published with no wait on anything later (every tile drawn is in a running block:
+  nothing waits on a block that cannot run), and each element moves once. An entry is
+  8-byte words of 4 bytes of the value and 4 of the launch's epoch, each written and read
+  whole, so a reader knows a value is this launch's with no fence and no flag to reset.
+  The epoch is counted on the device in the high word of the ticket (the launch's last
+  draw, one past the last tile by each block, resets the low word and adds one to the
+  epoch), so a graph replay counts its own; the buffers are per (device, stream).
+  (Measured on an H100, 2**26 float32: PyTorch's torch.cumsum 260 µs; this kernel
+  219-224; the one before, which read each tile twice, from L2 the second time, and
+  published a group's sum while it read its last tile's carry: 257-269; the one before
+  that, which held each tile in registers while its carry came, in tiles of 480 x 8 with
+  a carry warp, 4 blocks an SM: 301-310; in tiles of 128 x 8: 405; with each group's sum
+  made by its last arriver, found by an atomic counter: 541; with a fence between a
+  value and a flag as well: 761. See TILE_BLOCK for the others.)
 
 Scan order (integers are exact, wrapping as CuPy's; floats within this order's rounding,
 the same bits on every run): element ``i``'s result is ``(c + e) + s``, where ``s`` is
@@ -72,25 +76,29 @@ MIN_SIZE = 1  # the smallest array taken here (2**62: CuPy's path throughout)
 # block a row (the tile kernel below that).
 BLOCK = 128
 SPREAD = 4
+# The row kernel's elements a thread by the wider of the input's and the accumulator's
+# itemsize (at least one 16-byte load). Measured on an H100, rows of 1024 (2**26 in all),
+# GPU time of torch.cumsum over this kernel's, float64, complex64, complex128: 1.17, 1.18,
+# 1.08; 4 a thread for 8 and 16 bytes: 1.14, 0.82, 0.87; 8: 0.96, 0.49, 0.59; blocks of 64
+# (256) threads: 1.15 (1.08), 1.12 (0.63), 0.97 (0.87).
+ROWS_IPT = {4: 8, 8: 2, 16: 2}
 # The tile kernel's threads a block besides its carry warp, its elements a thread by the
-# wider of the input's and the accumulator's itemsize (at least one 16-byte load), and its
+# wider of the input's and the accumulator's itemsize (at least one 16-byte load), its
 # blocks an SM by the accumulator's (registers capped to fit: 32 a thread for 4 and 8
-# bytes, 64 for 16). Measured on an H100, GPU time of torch.cumsum (in the same dtype)
-# over this kernel's at 2**26, float32, float64, int32, complex64, complex128: 0.98-1.00,
-# 0.85-0.91, 1.00, 1.78, 1.89-1.93; 480 x (8, 4, 4) and (4, 3, 2) blocks: 1.00, 0.88, -,
-# 1.68, 1.79; 224 x (8, 4, 4) and (8, 8, 4): 0.94, 0.76, -, 1.39, 1.50; 992 x 8 and (2,
-# 1, 1): 1.02, 0.76, 1.00, 1.58, 0.81; the next tile loaded before the scan of the last
-# (more registers, spilled): 0.74, 0.62, -, -, -; a lag of two iterations (a third tile in
-# L2): 0.94, 0.88, -, -, 1.80; tiles of two (three) such sub-tiles for 8-byte sums, read
-# in turn (more of L2 held): float64 0.77 (0.67); all the levels' entries of a carry
-# loaded at once (more L2 traffic): 0.94, 0.71, 0.92, -, 1.55; a backoff (nanosleep) in
-# the carry's wait: no change; the same kernel waiting for no carry (wrong sums, the
-# floor of this design): 1.30, 1.15, 1.20, -, 1.99. The tile kernel before this one read
-# each tile once and held it in registers while its carry came (480 x 8 and (4, 3, 2)
-# blocks): 0.85, 0.79, 0.85, 1.55, 1.37.
+# bytes, 64 for 16), and the iterations from a tile's total to its scan. Measured on an
+# H100, GPU time of torch.cumsum (in the same dtype) over this kernel's at 2**26, float32,
+# float64, int32, int64, complex64, complex128: 1.21, 1.03, 1.16, 1.06, 2.00, 2.19 (at
+# 2**28: 1.19, 1.03); TILE_LAG 1: 1.03, 0.92, 1.01, 0.95, 1.74, 1.81; 3 (one block an SM
+# fits): 0.82, 0.75; the same kernel waiting for no carry (wrong sums, the floor of this
+# design): 1.20, 1.15. The kernel before, which read each tile twice (the second time
+# from L2, an iteration later) and published a group's sum as it read the carry of the
+# group's last tile: 1.01, 0.91, 0.99, 0.92, 1.76, 1.88; none of its variants was faster
+# (blocks of 480 or 224 threads; 8 float64 a thread; tiles of sub-tiles; a third tile in
+# L2; the next tile loaded before the scan of the last, which spilled registers).
 TILE_BLOCK = 992
 TILE_IPT = {4: 8, 8: 4, 16: 4}
 TILE_RESIDENT = {4: 2, 8: 2, 16: 1}
+TILE_LAG = 2
 # Launches of the tile kernel on one buffer before a new one: a word holds its launch's
 # epoch plus one, modulo 2**32; fewer launches than that never meet a stale word.
 EPOCHS = (1 << 32) - 1
@@ -131,37 +139,40 @@ __device__ __forceinline__ T _xpgpu_warp_scan(const T v, T &ex) {
     return inc;
 }
 
-// The exclusive prefix of v over the block's threads; total: the block's sum.
-__device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &total) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    T ex;
-    const T inc = _xpgpu_warp_scan(v, ex);
-    __syncthreads();  // warps[] may still be read from the previous tile
-    if (lane == 31) warps[warp] = inc;
-    __syncthreads();
-    if (warp == 0) {
-        T wx;
-        const T wi = _xpgpu_warp_scan(lane < (blockDim.x >> 5) ? warps[lane] : T(0), wx);
-        warps[lane] = wx;
-        if (lane == 31) warps[32] = wi;
-    }
-    __syncthreads();
-    total = warps[32];
-    return warps[warp] + ex;
+// Barrier b of n threads (b = 0: the whole block), wherever each thread meets it.
+// Note: the carry warp and the others meet barrier 0 at different places, which
+// __syncthreads (barrier.sync.aligned: every thread at the same one) does not allow.
+__device__ __forceinline__ void _xpgpu_sync(const int b, const int n) {
+    asm volatile("barrier.sync %0, %1;" :: "r"(b), "r"(n) : "memory");
 }
 
-// 16 bytes loaded (stored) evict-first ("streaming", E = 1): read (written) once, they
-// leave L2 to what is read again, such as the tile kernels' level entries; or evict-last
-// (E = 2): read again soon, from L2.
-template <int E> __device__ __forceinline__ uint4 _xpgpu_ldcs(const void *p) {
+// The block scan of v over the block's first n threads (a multiple of 32), which meet
+// barrier 1 twice: ex is the thread's exclusive prefix within its warp, then warps[w]
+// warp w's exclusive prefix and warps[32] the total (warp 0 returns it as well). A block
+// alternates two such warps[] (a thread may still read one while another has moved on).
+__device__ __forceinline__ T _xpgpu_block_scan(const T v, T *warps, T &ex, const int n) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const T inc = _xpgpu_warp_scan(v, ex);
+    if (lane == 31) warps[warp] = inc;
+    _xpgpu_sync(1, n);  // the warps' totals
+    T sum = T(0);
+    if (warp == 0) {
+        T wx;
+        const T wi = _xpgpu_warp_scan(lane < n / 32 ? warps[lane] : T(0), wx);
+        sum = _xpgpu_shfl<AT>(wi, 31);
+        warps[lane] = wx;  // each lane its own word: read above, by itself only
+        if (lane == 31) warps[32] = wi;
+    }
+    _xpgpu_sync(1, n);  // the warps' prefixes
+    return sum;
+}
+
+// 16 bytes loaded (stored) evict-first ("streaming"): read (written) once, they leave L2
+// to what is read again, such as the tile kernel's level entries.
+__device__ __forceinline__ uint4 _xpgpu_ldcs(const void *p) {
     uint4 b;
-    if constexpr (E == 1)
-        asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
-            : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
-    else
-        asm("{ .reg .b64 pol; createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
-            "ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], pol; }"
-            : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
+    asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w) : "l"(p));
     return b;
 }
 __device__ __forceinline__ void _xpgpu_stcs(void *p, const uint4 b) {
@@ -170,15 +181,15 @@ __device__ __forceinline__ void _xpgpu_stcs(void *p, const uint4 b) {
 }
 
 // A thread's I elements from base (16-byte loads where the tile is whole, evict-first
-// where E is 1, evict-last where 2), zeros past stop.
-template <int I, int E = 0>
+// where CS), zeros past stop.
+template <int I, bool CS = false>
 __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
                                             const long long stop, TIN *r) {
     if (VEC && base + I <= stop) {
         #pragma unroll
         for (int u = 0; u < I / NIN; ++u) {
             _xpgpu_vec<TIN, NIN> v;
-            if constexpr (E) *reinterpret_cast<uint4 *>(&v) = _xpgpu_ldcs<E>(p + base + u * NIN);
+            if constexpr (CS) *reinterpret_cast<uint4 *>(&v) = _xpgpu_ldcs(p + base + u * NIN);
             else v = reinterpret_cast<const _xpgpu_vec<TIN, NIN> *>(p + base)[u];
             #pragma unroll
             for (int k = 0; k < NIN; ++k) r[u * NIN + k] = v.v[k];
@@ -190,8 +201,8 @@ __device__ __forceinline__ void _xpgpu_load(const TIN *p, const long long base,
 }
 
 // pre + s[k] at base + k, for k < I and base + k < stop (16-byte stores where whole,
-// evict-first where E).
-template <int I, int E = 0>
+// evict-first where CS).
+template <int I, bool CS = false>
 __device__ __forceinline__ void _xpgpu_store(T *q, const long long base, const long long stop,
                                              const T pre, const T *s) {
     if (VEC && base + I <= stop) {
@@ -200,7 +211,7 @@ __device__ __forceinline__ void _xpgpu_store(T *q, const long long base, const l
             _xpgpu_vec<T, NOUT> v;
             #pragma unroll
             for (int k = 0; k < NOUT; ++k) v.v[k] = pre + s[u * NOUT + k];
-            if constexpr (E) _xpgpu_stcs(q + base + u * NOUT, *reinterpret_cast<uint4 *>(&v));
+            if constexpr (CS) _xpgpu_stcs(q + base + u * NOUT, *reinterpret_cast<uint4 *>(&v));
             else reinterpret_cast<_xpgpu_vec<T, NOUT> *>(q + base)[u] = v;
         }
     } else {
@@ -220,21 +231,21 @@ template <int I> __device__ __forceinline__ void _xpgpu_running(const TIN *r, T 
 // are issued before the current tile's scan, so they are in flight during it.
 extern "C" __global__ void NAME_rows(const TIN *__restrict__ x, T *__restrict__ out,
                                      const long long len) {
-    __shared__ T warps[33];
+    __shared__ T warps[2][33];
     const TIN *p = x + blockIdx.x * len;
     T *q = out + blockIdx.x * len;
     const long long tile = (long long)blockDim.x * IPT;
     TIN r[IPT];
     _xpgpu_load<IPT>(p, (long long)threadIdx.x * IPT, len, r);
     T carry = T(0);
-    for (long long t0 = 0; t0 < len; t0 += tile) {
+    for (long long t0 = 0, t = 0; t0 < len; t0 += tile, t ^= 1) {
         const long long base = t0 + (long long)threadIdx.x * IPT;
-        T s[IPT];
+        T s[IPT], ex;
         _xpgpu_running<IPT>(r, s);
         if (t0 + tile < len) _xpgpu_load<IPT>(p, base + tile, len, r);
-        T total;
-        const T pre = carry + _xpgpu_block_scan(s[IPT - 1], warps, total);
-        carry += total;
+        _xpgpu_block_scan(s[IPT - 1], warps[t], ex, blockDim.x);
+        const T pre = carry + (warps[t][threadIdx.x >> 5] + ex);
+        carry += warps[t][32];
         _xpgpu_store<IPT>(q, base, len, pre, s);
     }
 }
@@ -271,60 +282,67 @@ __device__ __forceinline__ bool _xpgpu_get(const unsigned long long *w,
     return current;
 }
 
-// Barrier b of n threads (b = 0: the whole block), wherever each thread meets it.
-// Note: the carry warp and the others meet barrier 0 at different places, which
-// __syncthreads (barrier.sync.aligned: every thread at the same one) does not allow.
-__device__ __forceinline__ void _xpgpu_sync(const int b, const int n) {
-    asm volatile("barrier.sync %0, %1;" :: "r"(b), "r"(n) : "memory");
+// The group sums that tile i of row `row` (v: its total) completes: where its base-32
+// digits d_0 ... d_k are all 31 and a tile follows, it is the last of its group of level
+// k + 1 and publishes that group's sum: a butterfly of lane g's entry of level k (g < 31,
+// read once current) and, in lane 31, the tile's total (k = 0) or the group sum of level
+// k just made. (Tiles and entries are counted in 32 bits: fewer than 2**31 in all.)
+__device__ __forceinline__ void _xpgpu_sums(T v, unsigned long long *words,
+                                            const unsigned int epoch, const unsigned int i,
+                                            const unsigned int row, const unsigned int rows,
+                                            const unsigned int tiles) {
+    const int lane = threadIdx.x & 31;
+    unsigned int off = 0u, n = tiles;
+    #pragma unroll
+    for (int k = 0; k + 1 < LEVELS; ++k) {
+        const unsigned int j = i >> (5 * (k + 1));
+        if (((i >> (5 * k)) & 31) != 31 || ((j + 1) << (5 * (k + 1))) >= tiles) return;
+        if (lane < 31)
+            while (!_xpgpu_get(words + (size_t)(off + row * n + (j << 5) + lane) * NW, epoch, v)) {}
+        v = _xpgpu_warp_sum(v);
+        off += rows * n, n = (n + 31) >> 5;
+        if (lane == 0) _xpgpu_put(words + (size_t)(off + row * n + j) * NW, v, epoch);
+    }
 }
 
-// The carry warp of tile i (digits d_k): lane g reads entry 32 * (i >> 5 (k + 1)) + g of
-// each level k where g < d_k (all at once, again where not yet current; into acc[k][g],
-// shared memory, not registers) and adds them from level 0 up, then the lanes' sums are
-// added: the carry. Where d_0 ... d_k are all 31 and a tile follows, tile i is the last
-// of its group of level k + 1 and publishes that group's sum once every lane has read its
-// entry of level k: the butterfly of lane g's entry (g < 31) and, in lane 31, the tile's
-// total (k = 0; `own`, which warp 0 puts in shared memory) or the group sum of level k it
-// has just made. (Tiles and entries are counted in 32 bits: fewer than 2**31 in all.)
-__device__ __forceinline__ T _xpgpu_carry(const unsigned long long *own, T (*acc)[32],
-                                          unsigned long long *words, const unsigned int epoch,
-                                          const unsigned int i, const unsigned int row,
-                                          const unsigned int rows, const unsigned int tiles) {
+// Tile i's carry: lane g reads entry 32 * (i >> 5 (k + 1)) + g of each level k where
+// g < d_k (every level's at once, again where not yet current) and adds them from level
+// 0 up, then the lanes' sums are added by a butterfly.
+__device__ __forceinline__ T _xpgpu_carry(const unsigned long long *words,
+                                          const unsigned int epoch, const unsigned int i,
+                                          const unsigned int row, const unsigned int rows,
+                                          const unsigned int tiles) {
     const int lane = threadIdx.x & 31;
-    unsigned int wait = 0u;  // the levels still to read; bit LEVELS: the tile's own total
+    const unsigned long long *w[LEVELS];
+    unsigned int wait = 0u, off = 0u, n = tiles;
+    T y[LEVELS];
     #pragma unroll
     for (int k = 0; k < LEVELS; ++k) {
-        acc[k][lane] = T(0);
+        w[k] = words + (size_t)(off + row * n + ((i >> (5 * (k + 1))) << 5) + lane) * NW;
         if (lane < ((i >> (5 * k)) & 31)) wait |= 1u << k;
+        off += rows * n, n = (n + 31) >> 5;
+        y[k] = T(0);
     }
-    int sums = (i & 31) == 31 && i + 1 < tiles ? 0 : LEVELS;  // the next group sum's level
-    if (sums == 0 && lane == 31) wait |= 1u << LEVELS;
-    T v = T(0);
-    for (;;) {
-        unsigned int off = 0u, n = tiles;
+    while (wait) {
+        unsigned long long u[LEVELS][NW];
+        #pragma unroll
+        for (int k = 0; k < LEVELS; ++k)
+            #pragma unroll
+            for (int p = 0; p < NW; ++p)
+                u[k][p] = wait >> k & 1u ? ((const volatile unsigned long long *)w[k])[p] : 0ull;
         #pragma unroll
         for (int k = 0; k < LEVELS; ++k) {
-            const unsigned int e = off + row * n + ((i >> (5 * (k + 1))) << 5) + lane;
-            T y;
-            if ((wait >> k & 1u) && _xpgpu_get(words + (size_t)e * NW, epoch, y))
-                wait &= ~(1u << k), acc[k][lane] = y;
-            if (k == 0 && (wait >> LEVELS & 1u) && _xpgpu_get(own, epoch, y))
-                wait &= ~(1u << LEVELS), v = y;
-            off += rows * n, n = (n + 31) >> 5;
-            if (k == sums && k + 1 < LEVELS &&
-                __all_sync(0xffffffffu, !(wait >> k & 1u) && !(wait >> LEVELS & 1u))) {
-                v = _xpgpu_warp_sum(lane < 31 ? acc[k][lane] : v);
-                const unsigned int j = i >> (5 * (k + 1));
-                if (lane == 0 && ((j + 1) << (5 * (k + 1))) < tiles)
-                    _xpgpu_put(words + (size_t)(off + row * n + j) * NW, v, epoch);
-                sums = k + 2 < LEVELS && ((i >> (5 * (k + 1))) & 31) == 31 ? k + 1 : LEVELS;
-            }
+            _xpgpu_bits b;
+            bool current = wait >> k & 1u;
+            #pragma unroll
+            for (int p = 0; p < NW; ++p)
+                current &= (unsigned int)(u[k][p] >> 32) == epoch, b.u[p] = (unsigned int)u[k][p];
+            if (current) y[k] = b.v, wait &= ~(1u << k);
         }
-        if (!__any_sync(0xffffffffu, wait) && sums == LEVELS) break;
     }
-    T c = acc[0][lane];
+    T c = y[0];
     #pragma unroll
-    for (int k = 1; k < LEVELS; ++k) c += acc[k][lane];
+    for (int k = 1; k < LEVELS; ++k) c += y[k];
     return _xpgpu_warp_sum(c);
 }
 
@@ -337,88 +355,84 @@ __device__ __forceinline__ unsigned long long _xpgpu_draw(unsigned long long *ti
     return t;
 }
 
-// The block scan of a tile (its TB threads; v: the thread's total): the thread's
-// exclusive prefix within its warp in ex and, once warp 0 has written them, the warps'
-// exclusive prefixes in warps[]; warp 0 returns the tile's total.
-__device__ __forceinline__ T _xpgpu_tile_scan(const T v, T *warps, T &ex) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const T inc = _xpgpu_warp_scan(v, ex);
-    if (lane == 31) warps[warp] = inc;
-    _xpgpu_sync(1, TB);  // the warps' totals
-    T sum = T(0);
-    if (warp == 0) {
-        T wx;
-        const T wi = _xpgpu_warp_scan(lane < TB / 32 ? warps[lane] : T(0), wx);
-        sum = _xpgpu_shfl<AT>(wi, 31);
-        warps[lane] = wx;  // each lane its own word: read above, by itself only
-    }
-    return sum;
+// A tile's span: the thread's first element and the end of the tile's part of its row,
+// from the tile's number t (n tiles a row of len elements, tiles of `tile`).
+struct _xpgpu_span { long long base, stop; };
+__device__ __forceinline__ _xpgpu_span _xpgpu_at(const unsigned int t, const unsigned int n,
+                                                 const long long len, const long long tile) {
+    const unsigned int row = t / n, i = t - row * n;
+    const long long first = row * len + i * tile;
+    return {first + threadIdx.x * TIPT, first + min(tile, len - i * tile)};
 }
 
-// Tiles, read twice: G blocks (as many as are resident) of TB threads of TIPT elements
-// and a carry warp draw tiles in turn (`tiles` a row, `total` in all; each block draws
-// once past the last: total + G draws a launch). In iteration j the TB threads read the
-// block's tile d_j (evict-last: it stays in L2) and publish its total, while the carry
-// warp draws d_{j+1} and reads the carry of d_{j-1} (whose total was published an
-// iteration ago, as, mostly, those of the tiles drawn before it); then the TB threads
-// read d_{j-1} again, from L2, scan it and store it. No block waits holding a tile, and a
-// carry waits only for the totals of tiles drawn before, published with no wait.
+// A thread's TIPT elements, as NC 16-byte chunks: chunk u of thread t of stage slot s is
+// at (s * NC + u) * TB + t of the shared memory (conflict-free, each thread its own).
+union _xpgpu_part { TIN r[TIPT]; uint4 c[NC]; __device__ _xpgpu_part() {} };
+
+// Tiles, staged in shared memory: G blocks (as many as are resident) of TB threads of
+// TIPT elements and a carry warp draw tiles in turn (`tiles` a row, `total` in all; each
+// block draws once past the last: total + G draws a launch). In iteration j the TB
+// threads read the block's tile d_j (once, evict-first), keep it in shared memory (slot
+// j % (LAG + 1)) and publish its total, while the carry warp draws d_{j+1} and reads the
+// carry of d_{j-LAG} (whose total was published LAG iterations ago, as, mostly, those of
+// the tiles drawn before it); then the TB threads scan d_{j-LAG} from shared memory and
+// store it. No block waits holding a tile in registers, a carry waits only for the
+// totals of tiles drawn before, published with no wait, and the memory moves once.
 extern "C" __global__ void BOUNDS NAME(const TIN *__restrict__ x, T *__restrict__ out,
                                        unsigned long long *words, unsigned long long *ticket,
                                        const long long len, const long long tiles,
                                        const long long total) {
-    __shared__ T warps[32], red[32], carry[2];
-    __shared__ T acc[LEVELS][32];
-    __shared__ unsigned long long taken[3], own[2][NW];  // d_{j-1}, d_j, d_{j+1} by j % 3
+    extern __shared__ uint4 stage[];
+    __shared__ T warps[2][33], carry[2], own[2];  // own: the total of d_j at j % 2
+    __shared__ unsigned long long taken[LAG + 2];  // d_j at j % (LAG + 2)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long tile = (long long)TB * TIPT, draws = total + gridDim.x;
-    const unsigned int n = (unsigned int)tiles, none = 0xffffffffu;
-    if (warp == TB / 32) {
-        if (lane < NW) own[0][lane] = own[1][lane] = 0ull;  // not this launch's epoch
-        if (lane == 0) taken[0] = _xpgpu_draw(ticket, draws);
-    }
+    const unsigned int n = (unsigned int)tiles, rows = (unsigned int)total / n, none = ~0u;
+    if (warp == TB / 32 && lane == 0) taken[0] = _xpgpu_draw(ticket, draws);
     _xpgpu_sync(0, TB + 32);  // the first ticket
     const unsigned int epoch = (unsigned int)(taken[0] >> 32) + 1u;  // words start at 0
-    for (unsigned int j = 0, c = 0;; ++j, c = c == 2 ? 0 : c + 1) {  // c: j % 3
-        const unsigned int cur = (unsigned int)taken[c];
-        const unsigned int prev = j ? (unsigned int)taken[c == 0 ? 2 : c - 1] : none;
+    for (unsigned int j = 0;; ++j) {
+        const unsigned int cur = (unsigned int)taken[j % (LAG + 2)];
+        const unsigned int prev = j >= LAG ? (unsigned int)taken[(j - LAG) % (LAG + 2)] : none;
         const bool has_cur = cur < (unsigned int)total, has_prev = prev < (unsigned int)total;
-        if (!has_cur && !has_prev) break;
+        if (j >= LAG && !has_prev) break;  // the block's draws only grow: none left
         if (warp == TB / 32) {  // the carry warp
-            if (lane == 0) taken[c == 2 ? 0 : c + 1] = has_cur ? _xpgpu_draw(ticket, draws) : ~0ull;
-            const unsigned int row = prev / n, i = prev - row * n;
-            const T cy = !has_prev || i == 0 ? T(0)
-                         : _xpgpu_carry(own[(j - 1) & 1], acc, words, epoch, i, row,
-                                        (unsigned int)total / n, n);
+            if (lane == 0)
+                taken[(j + 1) % (LAG + 2)] = has_cur ? _xpgpu_draw(ticket, draws) : ~0ull;
+            const unsigned int last = j ? (unsigned int)taken[(j - 1) % (LAG + 2)] : none;
+            if (last < (unsigned int)total)
+                _xpgpu_sums(own[(j - 1) & 1], words, epoch, last % n, last / n, rows, n);
+            const unsigned int i = prev % n;
+            const T cy = has_prev && i ? _xpgpu_carry(words, epoch, i, prev / n, rows, n) : T(0);
             if (lane == 0) carry[j & 1] = cy;
             _xpgpu_sync(0, TB + 32);  // the carry
             continue;
         }
-        if (has_cur) {  // the total of tile d_j
-            const unsigned int row = cur / n, i = cur - row * n;
-            const long long base = row * len + i * tile + threadIdx.x * TIPT;
-            TIN r[TIPT];
-            _xpgpu_load<TIPT, 2>(x + base, 0, row * len + min((i + 1) * tile, len) - base, r);
-            T s[TIPT], ex;
-            _xpgpu_running<TIPT>(r, s);
-            const T sum = _xpgpu_tile_scan(s[TIPT - 1], red, ex);
-            if (threadIdx.x == 0 && i + 1 < n) {
+        _xpgpu_part v;
+        T s[TIPT], ex;
+        if (has_cur) {  // tile d_j: staged, its total published
+            const _xpgpu_span at = _xpgpu_at(cur, n, len, tile);
+            _xpgpu_load<TIPT, true>(x + at.base, 0, at.stop - at.base, v.r);
+            uint4 *slot = stage + (j % (LAG + 1)) * NC * TB + threadIdx.x;
+            #pragma unroll
+            for (int u = 0; u < NC; ++u) slot[u * TB] = v.c[u];
+            _xpgpu_running<TIPT>(v.r, s);
+            const T sum = _xpgpu_block_scan(s[TIPT - 1], warps[0], ex, TB);
+            if (threadIdx.x == 0 && cur % n + 1 < n) {
                 _xpgpu_put(words + (size_t)cur * NW, sum, epoch);  // entry i of level 0
-                _xpgpu_put(own[j & 1], sum, epoch);
+                own[j & 1] = sum;
             }
         }
         _xpgpu_sync(0, TB + 32);  // the carry
-        if (has_prev) {  // the scan of tile d_{j-1}
-            const unsigned int row = prev / n, i = prev - row * n;
-            const long long base = row * len + i * tile + threadIdx.x * TIPT;
-            const long long end = row * len + min((i + 1) * tile, len);
-            TIN r[TIPT];
-            _xpgpu_load<TIPT, 1>(x + base, 0, end - base, r);
-            T s[TIPT], ex;
-            _xpgpu_running<TIPT>(r, s);
-            _xpgpu_tile_scan(s[TIPT - 1], warps, ex);
-            _xpgpu_sync(1, TB);  // the warps' prefixes
-            _xpgpu_store<TIPT, 1>(out + base, 0, end - base, carry[j & 1] + (warps[warp] + ex), s);
+        if (has_prev) {  // tile d_{j-LAG}: scanned from shared memory, stored
+            const _xpgpu_span at = _xpgpu_at(prev, n, len, tile);
+            const uint4 *slot = stage + (j - LAG) % (LAG + 1) * NC * TB + threadIdx.x;
+            #pragma unroll
+            for (int u = 0; u < NC; ++u) v.c[u] = slot[u * TB];
+            _xpgpu_running<TIPT>(v.r, s);
+            _xpgpu_block_scan(s[TIPT - 1], warps[1], ex, TB);
+            _xpgpu_store<TIPT, true>(out + at.base, 0, at.stop - at.base,
+                                     carry[j & 1] + (warps[1][warp] + ex), s);
         }
     }
 }
@@ -430,32 +444,44 @@ _kernels: dict[Any, Any] = {}
 _buffers: dict[Any, Any] = {}
 
 
-def _ipt(dtype: numpy.dtype) -> int:
-    """Elements a thread of the rows kernel: 8, at least one 16-byte load. (Measured on
-    an H200, rows of 1024 float32: 16 a thread, or loading the next tile before scanning
-    the current one, were no faster.)"""
-    return max(8, 16 // dtype.itemsize)
+def _ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
+    """Elements a thread of the rows kernel (ROWS_IPT), at least one 16-byte load."""
+    return max(ROWS_IPT[max(4, dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
 
 
 def _tile_ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
     """Elements a thread of the tile kernel (TILE_IPT), at least one 16-byte load."""
-    return max(TILE_IPT[max(dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
+    return max(TILE_IPT[max(4, dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
 
 
 def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
+    """The tile kernel, the rows kernel, the tile kernel's shared memory (its stage) and
+    grid (as many blocks as are resident; 0 where the stage does not fit)."""
     key = (dtype, acc, vec, device)
     k = _kernels.get(key)
     if k is None:
         name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
-        bounds = f"__launch_bounds__({TILE_BLOCK + 32}, {TILE_RESIDENT[acc.itemsize]})"
+        ipt = _tile_ipt(dtype, acc)
+        resident = TILE_RESIDENT[max(4, acc.itemsize)]
         src = (f"typedef {_scalar.get_typename(dtype)} TIN;\n"
                f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
-               f"#define IPT {_ipt(dtype)}\n#define TIPT {_tile_ipt(dtype, acc)}\n"
-               f"#define NIN {16 // dtype.itemsize}\n"
-               f"#define NOUT {16 // acc.itemsize}\n#define NW {acc.itemsize // 4}\n"
-               f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n"
-               f"#define BOUNDS {bounds}\n" + _SOURCE.replace("NAME", name))
-        k = _kernels[key] = _r.functions(src, name, f"{name}_rows")
+               f"#define IPT {_ipt(dtype, acc)}\n#define TIPT {ipt}\n"
+               f"#define NIN {16 // dtype.itemsize}\n#define NOUT {16 // acc.itemsize}\n"
+               f"#define NC {ipt * dtype.itemsize // 16}\n#define NW {acc.itemsize // 4}\n"
+               f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n#define LAG {TILE_LAG}\n"
+               f"#define BOUNDS __launch_bounds__({TILE_BLOCK + 32}, {resident})\n"
+               + _SOURCE.replace("NAME", name))
+        tiled, rows = _r.functions(src, name, f"{name}_rows")
+        stage = (TILE_LAG + 1) * TILE_BLOCK * ipt * dtype.itemsize
+        driver = cupy.cuda.driver
+        try:
+            driver.funcSetAttribute(
+                tiled.ptr, driver.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stage)
+            fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(
+                tiled.ptr, TILE_BLOCK + 32, stage)
+        except driver.CUDADriverError:
+            fit = 0  # more than a block's shared memory
+        k = _kernels[key] = (tiled, rows, stage, min(fit, resident) * _r._sms(device))
     return k
 
 
@@ -504,19 +530,21 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
         return None  # as var's and std's rows (_cupy_reductions.THRESHOLD)
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id
-    tiled, by_rows = _kernel(x.dtype, acc, vec, device)
-    out = cupy.ndarray(x.shape, acc)
+    tiled, by_rows, stage, grid = _kernel(x.dtype, acc, vec, device)
     tiles = -(-length // (TILE_BLOCK * _tile_ipt(x.dtype, acc)))
     if tiles == 1 or rows >= SPREAD * _r._wave(device):
-        threads = -(-length // _ipt(x.dtype))  # short rows: a block of fewer threads
+        out = cupy.ndarray(x.shape, acc)
+        threads = -(-length // _ipt(x.dtype, acc))  # short rows: a block of fewer threads
         block = min(BLOCK, max(32, -(-threads // 32) * 32))
         launch(by_rows, rows, block, (x, out, numpy.int64(length)))
-    else:
+    elif grid:
+        out = cupy.ndarray(x.shape, acc)
         _, _, ticket, words = _buffer(device, _entries(rows, tiles))
-        sms = _r._wave(device) * _r.BLOCK // 2048
-        launch(tiled, min(rows * tiles, sms * TILE_RESIDENT[acc.itemsize]), TILE_BLOCK + 32, (
+        launch(tiled, min(rows * tiles, grid), TILE_BLOCK + 32, (
             x, out, words, ticket, numpy.int64(length), numpy.int64(tiles),
-            numpy.int64(rows * tiles)))
+            numpy.int64(rows * tiles)), stage)
+    else:
+        return None  # the stage does not fit the device's shared memory: CuPy's path
     return out
 
 
