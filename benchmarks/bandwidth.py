@@ -257,7 +257,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cuda:0")
     p.add_argument("--log2n", type=int, nargs="+", default=[20, 24, 26, 28])
-    p.add_argument("--dtypes", nargs="+", default=["float32", "float64"])
+    p.add_argument("--dtypes", nargs="+", default=["float32", "float64"],
+                   choices=["float32", "float64"])
     p.add_argument("--calls", type=int, default=0, help="calls per timing (default: by size)")
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--only", default="", help="run the cases whose name contains this")
