@@ -16,6 +16,7 @@ from . import (
     _cupy_scan,
     _cupy_search,
     _cupy_special,
+    _cupy_upload,
     _memory,
 )
 from ._cupy_interchange import (  # noqa: F401  (the adapter's DLPack functions)
@@ -82,11 +83,10 @@ def from_host(data: Any, index: int) -> Any:
     # The copy goes to device ``index``, made current as DeviceBackend does (not switched
     # back: cupy.cuda.Device's context costs a call of its own, a fifth of a small copy's).
     use_device(index)
-    if data.ndim == 0:
-        # Note: CuPy copies a 0-d host array with ndarray.fill, whose zero shortcut
-        # (a memset) turns -0.0 into +0.0; a 1-element copy keeps the sign.
-        return cupy.asarray(data.reshape(1)).reshape(())
-    return cupy.asarray(data)
+    # Note: every 0-d array is small: CuPy copies one with ndarray.fill, whose zero
+    # shortcut (a memset) turns -0.0 into +0.0; the upload keeps the sign.
+    small = _cupy_upload.upload(data, index)
+    return cupy.asarray(data) if small is None else small
 
 
 def synchronize() -> None:
