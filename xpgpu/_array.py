@@ -223,8 +223,9 @@ class Array:
                    ValueError)
         if target is self._device:
             return self
-        # Note: copies run on the current stream of the CUDA device; a stream argument
-        # is accepted (the standard allows ignoring it) and the copy synchronises.
+        # Note: copies run on the current stream of the CUDA device (a copy to the host is
+        # complete on return); a stream argument is accepted (the standard allows ignoring
+        # it).
         return wrap(transfer(self._data, self._device, target), self._dtype, target)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
