@@ -373,11 +373,12 @@ union _xpgpu_part { TIN r[TIPT]; uint4 c[NC]; __device__ _xpgpu_part() {} };
 // TIPT elements and a carry warp draw tiles in turn (`tiles` a row, `total` in all; each
 // block draws once past the last: total + G draws a launch). In iteration j the TB
 // threads read the block's tile d_j (once, evict-first), keep it in shared memory (slot
-// j % (LAG + 1)) and publish its total, while the carry warp draws d_{j+1} and reads the
-// carry of d_{j-LAG} (whose total was published LAG iterations ago, as, mostly, those of
-// the tiles drawn before it); then the TB threads scan d_{j-LAG} from shared memory and
-// store it. No block waits holding a tile in registers, a carry waits only for the
-// totals of tiles drawn before, published with no wait, and the memory moves once.
+// j % (LAG + 1)) and publish its total, while the carry warp draws d_{j+1}, publishes
+// the group sums that d_{j-1} completes and reads the carry of d_{j-LAG} (the totals and
+// group sums of the tiles drawn before it, mostly published by then); then the TB
+// threads scan d_{j-LAG} from shared memory and store it. No block waits holding a tile
+// in registers, a group sum or a carry waits only for the totals and group sums of tiles
+// drawn before, published with no wait on anything later, and the memory moves once.
 extern "C" __global__ void BOUNDS NAME(const TIN *__restrict__ x, T *__restrict__ out,
                                        unsigned long long *words, unsigned long long *ticket,
                                        const long long len, const long long tiles,
@@ -532,19 +533,19 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     device = x.data.device_id
     tiled, by_rows, stage, grid = _kernel(x.dtype, acc, vec, device)
     tiles = -(-length // (TILE_BLOCK * _tile_ipt(x.dtype, acc)))
-    if tiles == 1 or rows >= SPREAD * _r._wave(device):
-        out = cupy.ndarray(x.shape, acc)
+    by_row = tiles == 1 or rows >= SPREAD * _r._wave(device)
+    if not by_row and not grid:
+        return None  # the stage does not fit the device's shared memory: CuPy's path
+    out = cupy.ndarray(x.shape, acc)
+    if by_row:
         threads = -(-length // _ipt(x.dtype, acc))  # short rows: a block of fewer threads
         block = min(BLOCK, max(32, -(-threads // 32) * 32))
         launch(by_rows, rows, block, (x, out, numpy.int64(length)))
-    elif grid:
-        out = cupy.ndarray(x.shape, acc)
+    else:
         _, _, ticket, words = _buffer(device, _entries(rows, tiles))
         launch(tiled, min(rows * tiles, grid), TILE_BLOCK + 32, (
             x, out, words, ticket, numpy.int64(length), numpy.int64(tiles),
             numpy.int64(rows * tiles)), stage)
-    else:
-        return None  # the stage does not fit the device's shared memory: CuPy's path
     return out
 
 
