@@ -5,7 +5,8 @@
 Side by side in one run, on the same device buffers (shared through DLPack): each
 function's throughput in GB/s (the bytes it must move, each input read once and the
 output written once, over the median time of one call, timed with CUDA events around
-``--calls`` back-to-back calls, so launch and Python costs count as they do in a loop),
+``--calls`` back-to-back calls, so launch and Python costs count as they do in a loop; the
+libraries' rounds alternate, since the GPU's clock drops under a sustained float64 load),
 against a device-to-device copy measured in the same run and a hand-written float4 add
 kernel (the bandwidth an element-wise kernel can reach). The last table prints xpgpu's
 ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
@@ -56,22 +57,33 @@ extern "C" __global__ void add4(const float4 *__restrict__ a, const float4 *__re
 """
 
 
-def timer(calls: int, repeat: int) -> Callable[[Callable[[], Any]], float]:
+def timer(calls: int, repeat: int) -> Callable[[dict[str, Callable[[], Any]]], dict[str, float]]:
+    """Median seconds per call of each library's function; the libraries' rounds alternate
+    (a round of each in turn), so the GPU's clock, which drops under a sustained float64
+    load, weighs on each alike. A library whose function raises gets NaN."""
     import cupy
 
-    def run(fn: Callable[[], Any]) -> float:
-        fn()
-        cupy.cuda.get_current_stream().synchronize()
-        times = []
-        for _ in range(repeat):
-            start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record()
-            for _ in range(calls):
+    def run(fns: dict[str, Callable[[], Any]]) -> dict[str, float]:
+        live = {}
+        for lib, fn in fns.items():
+            try:
                 fn()
-            stop.record()
-            stop.synchronize()
-            times.append(cupy.cuda.get_elapsed_time(start, stop) / 1e3 / calls)
-        return statistics.median(times)
+                live[lib] = fn
+            except Exception as e:  # a library lacking a case
+                print(f"  {lib}: {type(e).__name__}: {e}", file=sys.stderr)
+        cupy.cuda.get_current_stream().synchronize()
+        times: dict[str, list[float]] = {lib: [] for lib in live}
+        for _ in range(repeat):
+            for lib, fn in live.items():
+                start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+                start.record()
+                for _ in range(calls):
+                    fn()
+                stop.record()
+                stop.synchronize()
+                times[lib].append(cupy.cuda.get_elapsed_time(start, stop) / 1e3 / calls)
+        return {lib: statistics.median(times[lib]) if lib in times else float("nan")
+                for lib in fns}
 
     return run
 
@@ -205,21 +217,23 @@ def _missing() -> None:
 _REAL_FLOATING = {"numeric", "floating-point", "real floating-point", "real numeric", "all"}
 
 
-def references(n: int, dtype: str, run: Callable[[Callable[[], Any]], float]) -> dict[str, float]:
+def references(n: int, dtype: str,
+               run: Callable[[dict[str, Callable[[], Any]]], dict[str, float]]) -> dict[str, float]:
     """GB/s of a device copy (cudaMemcpy, read + write) and of the float4 add kernel."""
     import cupy
 
     size = np.dtype(dtype).itemsize
     src = cupy.ones(n, dtype)
     dst = cupy.empty_like(src)
-    copy = 2 * size * n / run(lambda: dst.data.copy_from_device(src.data, size * n)) / 1e9
-    out = {"copy": copy}
+    t = run({"copy": lambda: dst.data.copy_from_device(src.data, size * n)})["copy"]
+    out = {"copy": 2 * size * n / t / 1e9}
     if dtype == "float32" and n % 4 == 0:
         kern = cupy.RawKernel(ADD4, "add4")
         b, c = cupy.ones(n, dtype), cupy.empty(n, dtype)
         blocks = (n // 4 + 1023) // 1024
         args = (src, b, c, np.int64(n // 4))
-        out["float4 add"] = 3 * size * n / run(lambda: kern((blocks,), (256,), args)) / 1e9
+        t = run({"add": lambda: kern((blocks,), (256,), args)})["add"]
+        out["float4 add"] = 3 * size * n / t / 1e9
     return out
 
 
@@ -318,13 +332,8 @@ def main() -> None:
                                                               and group not in args.groups):
                     continue
                 fns["xpgpu-cupy"] = cupy_path(fns["xpgpu"])
-                row = dict(log2n=log2n, dtype=dtype, group=group, case=name)
-                for lib, fn in fns.items():
-                    try:
-                        row[lib] = nbytes / run(fn) / 1e9
-                    except Exception as e:  # a library lacking a case
-                        print(f"  {lib} {name}: {type(e).__name__}: {e}", file=sys.stderr)
-                        row[lib] = float("nan")
+                row: dict[str, Any] = dict(log2n=log2n, dtype=dtype, group=group, case=name)
+                row.update({lib: nbytes / t / 1e9 for lib, t in run(fns).items()})
                 results.append(row)
                 x, c, t, xc = row["xpgpu"], row["cupy"], row["torch"], row["xpgpu-cupy"]
                 print(f"2^{log2n:<3} {dtype:8} {name:28} xpgpu {x:5.0f} (on cupy {xc:5.0f})  "

@@ -288,8 +288,9 @@ def test_copy_bits(dtype, monkeypatch, counter):
 
 
 # Sizes about the kernels' units (V vectors of N elements a thread: 4 float32, 2 x 2
-# float64, 4 x 1 complex128, 16 bool) and blocks (256 threads): a partial last block, a
-# tail of elements after the whole units, and none.
+# float64, 4 x 1 complex128, 16 bool) and blocks (256 threads; 128 where a thread takes
+# several vectors, whose whole blocks test no vector: 512 float64 or complex128 elements):
+# a partial last block, a tail of elements after the whole units or blocks, and none.
 SIZES = [1, 3, 4, 5, 15, 16, 17, 1023, 1024, 1025, 2047, 2049, 4096, 4096 * 3 + 7, 65536 + 13]
 
 
