@@ -125,3 +125,31 @@ def test_sklearn_generators_yield_xpgpu() -> None:
     assert same == "True"
     assert mixed == ("['numpy to xpgpu cpu', 'xpgpu cpu to numpy', "
                      "'array_api_strict to xpgpu cpu']")
+
+
+def test_scipy_tests_draw_repeatably(tmp_path: Path) -> None:
+    """SciPy's tests that draw from NumPy's global generator unseeded draw the same values
+    in every run (seeded from the test's id), and different tests draw different ones
+    (peers/KNOWN.md#scipy-unseeded-random-tests)."""
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n\n\n"
+        "@pytest.fixture(params=['numpy'])  # SciPy's xp fixture; the plugin makes it xpgpu\n"
+        "def xp(request):\n"
+        "    return request.param\n")
+    (tmp_path / "test_draws.py").write_text(
+        "import numpy as np\n\n\n"
+        "def test_a(xp):\n"
+        "    print('draw a', np.random.random())\n\n\n"
+        "def test_b(xp):\n"
+        "    print('draw b', np.random.random())\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XPGPU_DEFAULT_DEVICE": "cpu"}
+    draws = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
+             "-p", "peers._scipy_plugin", "test_draws.py"],
+            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        draws.append(sorted(line for line in proc.stdout.splitlines() if "draw " in line))
+    assert len(draws[0]) == 2 and draws[0] == draws[1]
+    assert draws[0][0].split()[-1] != draws[0][1].split()[-1]
