@@ -51,12 +51,15 @@ def _device(host: np.ndarray) -> xp.Array:
 
 
 def _arg_data(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    """Few distinct values (ties), the dtype's extremes, and for floats NaN, +-inf and
-    +-0.0 at random places; some rows all equal, some all -0.0/+0.0."""
+    """Few distinct values (ties), the dtype's extremes, and for floats NaN of both signs,
+    +-inf, +-0.0 and subnormals (which -ftz=true flushes in float32 comparisons) at random
+    places; some rows all equal, some all -0.0/+0.0."""
     d = np.dtype(dtype)
     if d.kind == "f":
-        pool = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -2.5, np.inf, -np.inf, np.nan], d)
-        p = np.array([4, 4, 4, 4, 4, 4, 1, 1, 0.05])
+        tiny = np.finfo(d).smallest_subnormal
+        pool = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -2.5, np.inf, -np.inf, tiny, -tiny,
+                         2 * tiny, -np.nan, np.nan], d)
+        p = np.array([4, 4, 4, 4, 4, 4, 1, 1, 2, 2, 2, 0.05, 0.05])
     else:
         info = np.iinfo(d)
         pool = np.array([info.min, info.max, 0, 1, 2, info.min + 1, info.max - 1], d)
@@ -81,6 +84,21 @@ def test_arg_all_dtypes(forced: None, op: str, dtype: str) -> None:
             got = to_numpy(getattr(xp, op)(x, axis=axis))
             np.testing.assert_array_equal(got, getattr(np, op)(host, axis=axis))
     assert any(k[0] == op and k[1] == np.dtype(dtype) for k in S._kernels)
+
+
+def test_arg_subnormals(forced: None) -> None:
+    """Subnormals compare as themselves, -0.0 as +0.0 (float32 compared as floats under
+    -ftz=true gave argmax([0, 2.1e-42]) 0), in a warp's row and a block's."""
+    for values in ([0.0, 2.1e-42], [-0.0, 0.0, 1e-45], [-1e-45, 0.0, -0.0], [1e-45, 3e-45, 1e-45],
+                   [-3e-45, np.nan, -1e-45]):
+        for dtype in ("float32", "float64"):
+            for reps in (1, 3000):
+                host = np.tile(np.array(values, dtype), (reps, 1))
+                for op in ("argmax", "argmin"):
+                    for axis in (None, -1):
+                        got = to_numpy(getattr(xp, op)(_device(host), axis=axis))
+                        want = getattr(np, op)(host, axis=axis)
+                        np.testing.assert_array_equal(got, want, err_msg=f"{op} {values}")
 
 
 @pytest.mark.parametrize("op", ["argmax", "argmin"])

@@ -13,7 +13,9 @@ The result is exact and does not depend on the order: a thread keeps the first i
 its extreme (it visits its elements in increasing index order and takes a new one only
 when strictly better), and partials merge by a total order: a NaN beats every number (the
 first NaN's index wins, as NumPy), then the larger (argmax) or smaller (argmin) value,
-then the smaller index; -0.0 and +0.0 are equal, so the first of them wins.
+then the smaller index; -0.0 and +0.0 are equal, so the first of them wins. float32 values
+compare by an integer key of their bits (``KEY``): CuPy compiles with ``-ftz=true``, under
+which a float comparison flushes subnormals to zero (``argmax([0, 2e-42])`` was 0).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ __device__ __forceinline__ void _xpgpu_merge(W &a, long long &ia, const W b,
     const bool na = a != a, nb = b != b;
     bool take;
     if (na != nb) take = nb;
-    else if (na || a == b) take = ib < ia;
+    else if (na || KEY(a) == KEY(b)) take = ib < ia;
     else take = BETTER(b, a);
     if (take) { a = b; ia = ib; }
 }
@@ -68,10 +70,10 @@ __device__ __forceinline__ void _xpgpu_block(W &v, long long &i, W *wv, long lon
     }
 }
 
-// A new element x (at a larger index than best's) is taken when strictly better, or a
-// NaN where best is not one.
+// A new element x (at a larger index than best's) is taken where best is not a NaN and x
+// is one or is strictly better.
 #define XPGPU_TAKE(x, e) \
-    if (BETTER(x, best) || (x != x && best == best)) { best = x; bi = (e); }
+    if (best == best && (x != x || BETTER(x, best))) { best = x; bi = (e); }
 
 // One row's share: thread t of chunk c takes vectors c * B + t, (C + c) * B + t, ...
 // (four loads issued before their elements are compared), then the elements past the
@@ -136,7 +138,17 @@ extern "C" __global__ void NAME_warp(const T *__restrict__ x, long long *__restr
 }
 """
 
-_OPS = {"argmax": "((a) > (b))", "argmin": "((a) < (b))"}  # BETTER(a, b): a beats b
+_OPS = {"argmax": "(KEY(a) > KEY(b))", "argmin": "(KEY(a) < KEY(b))"}  # BETTER(a, b)
+# KEY(x): what a value compares by. float32: the bits as an int in the values' order (-0.0
+# as +0.0; NaN, tested apart, never compared), since -ftz=true flushes a float comparison's
+# subnormal operands to zero; -ftz does not touch float64.
+_KEYS = {numpy.dtype(numpy.float32): r"""
+__device__ __forceinline__ int _xpgpu_key(const float f) {
+    const int b = __float_as_int(f);
+    return (b & 0x7fffffff) == 0 ? 0 : b < 0 ? b ^ 0x7fffffff : b;
+}
+#define KEY(x) _xpgpu_key(x)
+"""}
 _kernels: dict[Any, Any] = {}
 
 
@@ -149,7 +161,8 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
         w = "int" if dtype.itemsize < 4 else t
         name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
         src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n"
-               f"#define BETTER(a, b) {_OPS[op]}\n"
+               + _KEYS.get(dtype, "#define KEY(x) (x)\n")
+               + f"#define BETTER(a, b) {_OPS[op]}\n"
                # WORST: the value no element is worse than (-inf for argmax of a float)
                f"#define WORST {_r.limit(dtype, op == 'argmin', 'W')}\n"
                + _r.COMMON + _SOURCE.replace("NAME", name))
