@@ -9,9 +9,11 @@ import cupy
 
 from . import (
     RENAMES,
+    _cupy_indexing,
     _cupy_kernels,
     _cupy_linalg,
     _cupy_logspace,
+    _cupy_manipulation,
     _cupy_reductions,
     _cupy_scan,
     _cupy_search,
@@ -127,6 +129,8 @@ def _ones(shape: Any, dtype: Any, order: str = "C") -> Any:
 
 
 def _setitem(data: Any, key: Any, value: Any) -> None:
+    if type(key) is cupy.ndarray and _cupy_indexing.mask_fill(data, key, value):
+        return
     if _negative_zero(value):
         value = cupy.asarray([value], data.dtype).reshape(())
     if data.size == 0:
@@ -166,6 +170,8 @@ FIXES.update(_SORTING_FIXES)  # sort, argsort, searchsorted, isin, repeat
 FIXES.update(_cupy_reductions.FIXES)  # var, std, sum ... any, all: xpgpu's own kernels
 FIXES.update(_cupy_search.FIXES)  # argmax, argmin: xpgpu's own kernels
 FIXES.update(_cupy_scan.FIXES)  # cumsum: xpgpu's own scan
+FIXES["concat"] = _cupy_manipulation.concat(cupy.concatenate)  # along axis 0: copies
+FIXES["stack"] = _cupy_manipulation.stack(cupy.stack)
 
 
 def _astype(x: Any, dtype: Any) -> Any:

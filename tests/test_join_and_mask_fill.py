@@ -1,0 +1,169 @@
+"""``concat``/``stack`` along the first axis as device-to-device copies
+(xpgpu/_backend/_cupy_manipulation.py) and ``x[mask] = scalar`` as one kernel
+(xpgpu/_backend/_cupy_indexing.py) on CUDA, against NumPy, bit for bit: every dtype, empty
+pieces, the axes and layouts that keep CuPy's path, stream order, -0.0 and NaN, the
+scalars that keep CuPy's path.
+
+    python -m pytest tests/test_join_and_mask_fill.py -m cuda
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import to_numpy
+
+import xpgpu as xp
+from xpgpu import _devices
+
+pytestmark = pytest.mark.cuda
+
+if not _devices.cuda_devices():
+    pytest.skip("no CUDA device", allow_module_level=True)
+
+import cupy  # noqa: E402
+
+from xpgpu._backend import _cupy_indexing as I  # noqa: E402
+from xpgpu._backend import _cupy_manipulation as M  # noqa: E402
+
+CUDA = _devices.lookup("cuda:0")
+DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+
+
+def _random(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    d = np.dtype(dtype)
+    if d.kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    n = int(np.prod(shape))
+    return np.frombuffer(rng.bytes(n * d.itemsize), d).reshape(shape).copy()
+
+
+def _bits(a: np.ndarray) -> bytes:
+    return np.ascontiguousarray(a).tobytes()
+
+
+@pytest.fixture
+def copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The byte counts of the join's device-to-device copies."""
+    seen: list[int] = []
+    memcpy = M._memcpy
+
+    def counted(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
+        seen.append(nbytes)
+        memcpy(dst, src, nbytes, kind, stream)
+
+    monkeypatch.setattr(M, "_memcpy", counted)
+    return seen
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_concat_and_stack_along_the_first_axis(dtype: str, copies: list[int]) -> None:
+    rng = np.random.default_rng(len(dtype))
+    for shapes in ([(7,), (0,), (1000,)], [(3, 5), (1, 5), (0, 5)], [(2, 3, 4)],
+                   [(2, 0, 3), (4, 0, 3)]):
+        hosts = [_random(rng, s, dtype) for s in shapes]
+        xs = [xp.asarray(h, device=CUDA) for h in hosts]
+        for axis in (0, -len(shapes[0])):
+            del copies[:]
+            got = to_numpy(xp.concat(xs, axis=axis))
+            want = np.concatenate(hosts, axis=0)
+            assert got.shape == want.shape and _bits(got) == _bits(want), (shapes, axis)
+            assert copies == [h.nbytes for h in hosts if h.nbytes]
+        same = [_random(rng, shapes[0], dtype) for _ in range(3)]
+        for axis in (0, -len(shapes[0]) - 1):
+            del copies[:]
+            got = to_numpy(xp.stack([xp.asarray(h, device=CUDA) for h in same], axis=axis))
+            want = np.stack(same)
+            assert got.shape == want.shape and _bits(got) == _bits(want), (shapes, axis)
+            assert len(copies) == (3 if same[0].nbytes else 0)
+
+
+def test_concat_and_stack_elsewhere_are_cupys(copies: list[int]) -> None:
+    """Another axis and strided views take CuPy's path; mixed dtypes (cast to one first)
+    and axis=None (the pieces flattened) are contiguous pieces again: a copy each."""
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((4, 6)), rng.standard_normal((4, 6))
+    x, y = xp.asarray(a, device=CUDA), xp.asarray(b, device=CUDA)
+    cases = [
+        (xp.concat([x, y], axis=1), np.concatenate([a, b], axis=1)),
+        (xp.concat([x[:, ::2], y[:, ::2]]), np.concatenate([a[:, ::2], b[:, ::2]])),
+        (xp.stack([x, y], axis=1), np.stack([a, b], axis=1)),
+        (xp.stack([x, y], axis=-1), np.stack([a, b], axis=-1)),
+    ]
+    assert copies == []
+    cases.append((xp.concat([x, xp.astype(y, xp.float32)]),
+                  np.concatenate([a, b.astype(np.float32)])))
+    for got, want in cases:
+        np.testing.assert_array_equal(to_numpy(got), want)
+    del copies[:]
+    got = xp.concat([x, y], axis=None)  # the pieces flattened: contiguous, a copy each
+    np.testing.assert_array_equal(to_numpy(got), np.concatenate([a.ravel(), b.ravel()]))
+    assert copies == [a.nbytes, b.nbytes]
+    assert M._pieces([]) is None and M._pieces([cupy.ones(3), cupy.ones(3, "f")]) is None
+
+
+def test_concat_in_stream_order() -> None:
+    """On a stream of its own, behind kernels that write the pieces, the copies read what
+    those kernels wrote."""
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        slow = cupy.ones(1 << 24, np.float64)
+        outs = []
+        for i in range(20):
+            piece = cupy.sin(slow)[:8] * 0 + i  # written by kernels queued just before
+            outs.append(M.concat(cupy.concatenate)([piece, piece]))
+        got = [float(o[-1]) for o in outs]
+    assert got == [float(i) for i in range(20)]
+
+
+def _scalars(dtype: str) -> list[object]:
+    d = np.dtype(dtype)
+    if d.kind == "b":
+        return [True, False]
+    if d.kind in "iu":
+        info = np.iinfo(d)
+        return [0, 1, int(info.min), int(info.max)]
+    values: list[object] = [0.5, -0.0, float("nan"), float("-inf"), 1e-40, 3]
+    return values + ([complex(-0.0, 2.5), complex("nan+1j")] if d.kind == "c" else [])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mask_fill(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """x[mask] = scalar against NumPy's, bit for bit, in 1-D and 3-D, with one kernel."""
+    rng = np.random.default_rng(len(dtype) + 7)
+    launched: list[int] = []
+    fill = I.mask_fill
+
+    def counted(data: object, mask: object, value: object) -> bool:
+        done = fill(data, mask, value)
+        launched.append(done)
+        return done
+
+    monkeypatch.setattr(I, "mask_fill", counted)
+    for shape in ((1000,), (3, 5, 7), (1,)):
+        for value in _scalars(dtype):
+            host = _random(rng, shape, dtype)
+            m = rng.random(shape) < 0.4
+            x = xp.asarray(host, device=CUDA)
+            x[xp.asarray(m, device=CUDA)] = value
+            want = host.copy()
+            want[m] = np.asarray(value, dtype)
+            assert _bits(to_numpy(x)) == _bits(want), (shape, value)
+    assert launched and all(launched)
+
+
+def test_mask_fill_elsewhere_is_cupys() -> None:
+    """A strided array or mask, a mask of fewer axes, an int the dtype cannot hold, a
+    value of another kind, an empty array: not this kernel's (False, nothing written)."""
+    a = cupy.arange(12, dtype=cupy.int8).reshape(3, 4)
+    m = cupy.ones((3, 4), bool)
+    for data, mask, value in ((a[:, ::2], m[:, ::2], 1), (a, m[:, ::-1], 1), (a, m[0], 1),
+                              (a, m, 300), (a, m, 0.5), (a, m, True),
+                              (cupy.ones(0), cupy.ones(0, bool), 1.0)):
+        before = a.copy()
+        assert I.mask_fill(data, mask, value) is False
+        assert (a == before).all()
+    x = xp.asarray(np.arange(6.0), device=CUDA)
+    x[xp.asarray(np.array([1, 0, 1, 0, 1, 0], bool), device=CUDA)[::-1]] = 7.0  # a view
+    np.testing.assert_array_equal(to_numpy(x), [0, 7, 2, 7, 4, 7])
