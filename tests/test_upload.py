@@ -1,7 +1,7 @@
 """Small host arrays onto a CUDA device as a kernel's parameters
 (xpgpu/_backend/_cupy_upload.py): the bytes of every dtype, bit for bit, on both sides of
 the 16-byte words and of the largest upload, from strided host arrays, 0-size and 0-d
-ones, in stream order.
+ones, in stream order, and read on another stream after a synchronisation.
 
     python -m pytest tests/test_upload.py -m cuda
 """
@@ -85,6 +85,22 @@ def test_upload_stream_order() -> None:
             outs.append(U.upload(np.full(8, float(i)), 0) * 2)
         got = [float(o[-1]) for o in outs]
     assert got == [2.0 * i for i in range(50)]
+
+
+def test_upload_read_on_another_stream_after_synchronizing() -> None:
+    """docs/devices.md: an upload is ordered on the current stream; another stream reads
+    it once that stream has been synchronised (here behind long kernels on it)."""
+    first, second = cupy.cuda.Stream(non_blocking=True), cupy.cuda.Stream(non_blocking=True)
+    with first:
+        slow = cupy.ones(1 << 24, np.float64)
+        ups = []
+        for i in range(20):
+            _ = cupy.sin(slow)  # work queued ahead of the upload
+            ups.append(xp.asarray([float(i)] * 8, device=CUDA))
+    first.synchronize()
+    with second:
+        got = [float((u._data * 2)[-1]) for u in ups]
+    assert got == [2.0 * i for i in range(20)]
 
 
 def test_asarray_of_a_list_on_cuda() -> None:
