@@ -14,8 +14,8 @@ its extreme (it visits its elements in increasing index order and takes a new on
 when strictly better), and partials merge by a total order: a NaN beats every number (the
 first NaN's index wins, as NumPy), then the larger (argmax) or smaller (argmin) value,
 then the smaller index; -0.0 and +0.0 are equal, so the first of them wins. float32 values
-compare by an integer key of their bits (``KEY``): CuPy compiles with ``-ftz=true``, under
-which a float comparison flushes subnormals to zero (``argmax([0, 2e-42])`` was 0).
+are compared as integer keys of their bits (``TOW``): CuPy compiles with ``-ftz=true``, under
+which a float comparison flushes subnormal operands to zero (``argmax([0, 2e-42])`` was 0).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ __device__ __forceinline__ void _xpgpu_merge(W &a, long long &ia, const W b,
     const bool na = a != a, nb = b != b;
     bool take;
     if (na != nb) take = nb;
-    else if (na || KEY(a) == KEY(b)) take = ib < ia;
+    else if (na || a == b) take = ib < ia;
     else take = BETTER(b, a);
     if (take) { a = b; ia = ib; }
 }
@@ -80,7 +80,7 @@ __device__ __forceinline__ void _xpgpu_block(W &v, long long &i, W *wv, long lon
 // last whole vector.
 #define XPGPU_VEC(a, j)                                                              \
     _Pragma("unroll") for (int k = 0; k < N; ++k) {                                  \
-        const W x = a.v[k]; XPGPU_TAKE(x, (j) * N + k) }
+        const W x = TOW(a.v[k]); XPGPU_TAKE(x, (j) * N + k) }
 #define XPGPU_SCAN(first, step)                                                      \
     typedef _xpgpu_vec<T, N> V;                                                      \
     const V *pv_ = reinterpret_cast<const V *>(p);                                   \
@@ -94,7 +94,7 @@ __device__ __forceinline__ void _xpgpu_block(W &v, long long &i, W *wv, long lon
     }                                                                                \
     for (; j < nv; j += (step)) { const V a0 = pv_[j]; XPGPU_VEC(a0, j) }            \
     for (long long e = nv * N + (first); e < len; e += (step)) {                     \
-        const W x = p[e]; XPGPU_TAKE(x, e) }
+        const W x = TOW(p[e]); XPGPU_TAKE(x, e) }
 
 extern "C" __global__ void NAME(const T *__restrict__ x, long long *__restrict__ out,
                                 W *__restrict__ pv, long long *__restrict__ pi,
@@ -138,17 +138,19 @@ extern "C" __global__ void NAME_warp(const T *__restrict__ x, long long *__restr
 }
 """
 
-_OPS = {"argmax": "(KEY(a) > KEY(b))", "argmin": "(KEY(a) < KEY(b))"}  # BETTER(a, b)
-# KEY(x): what a value compares by. float32: the bits as an int in the values' order (-0.0
-# as +0.0; NaN, tested apart, never compared), since -ftz=true flushes a float comparison's
-# subnormal operands to zero; -ftz does not touch float64.
-_KEYS = {numpy.dtype(numpy.float32): r"""
+_OPS = {"argmax": "((a) > (b))", "argmin": "((a) < (b))"}  # BETTER(a, b): a beats b
+_INT_MAX, _INT_MIN = "2147483647", "(-2147483647 - 1)"
+# float32: each element compared as an int key, in the values' order: -0.0 as +0.0, NaN
+# (NAN_KEY) above every number for argmax, below for argmin, so the first NaN wins; WORST
+# is below (above) every key. -ftz=true flushes a float comparison's subnormal operands;
+# it does not touch float64, whose elements are compared as they are.
+_FLOAT32_KEY = r"""
 __device__ __forceinline__ int _xpgpu_key(const float f) {
-    const int b = __float_as_int(f);
-    return (b & 0x7fffffff) == 0 ? 0 : b < 0 ? b ^ 0x7fffffff : b;
+    const int b = __float_as_int(f), m = b & 0x7fffffff;
+    return m > 0x7f800000 ? NAN_KEY : m == 0 ? 0 : b < 0 ? b ^ 0x7fffffff : b;
 }
-#define KEY(x) _xpgpu_key(x)
-"""}
+#define TOW(x) _xpgpu_key(x)
+"""
 _kernels: dict[Any, Any] = {}
 
 
@@ -159,12 +161,16 @@ def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
         t = _scalar.get_typename(dtype)
         # 8- and 16-bit integers widen to int for the warp shuffles (exact).
         w = "int" if dtype.itemsize < 4 else t
+        # WORST: the value no element is worse than (-inf for argmax of a float64)
+        worst = _r.limit(dtype, op == "argmin", "W")
+        tow = "#define TOW(x) ((W)(x))\n"
+        if dtype == numpy.float32:
+            w, worst = "int", _INT_MAX if op == "argmin" else _INT_MIN
+            tow = (f"#define NAN_KEY {_INT_MIN if op == 'argmin' else _INT_MAX}\n"
+                   + _FLOAT32_KEY)
         name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
-        src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n"
-               + _KEYS.get(dtype, "#define KEY(x) (x)\n")
-               + f"#define BETTER(a, b) {_OPS[op]}\n"
-               # WORST: the value no element is worse than (-inf for argmax of a float)
-               f"#define WORST {_r.limit(dtype, op == 'argmin', 'W')}\n"
+        src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n{tow}"
+               f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {worst}\n"
                + _r.COMMON + _SOURCE.replace("NAME", name))
         k = _kernels[key] = _r.functions(src, name, f"{name}_warp")
     return k
