@@ -1,4 +1,4 @@
-"""``concat``/``stack`` along the first axis as device-to-device copies
+"""``concat``/``stack`` along the first axis as one kernel or device-to-device copies
 (xpgpu/_backend/_cupy_manipulation.py) and ``x[mask] = scalar`` as one kernel
 (xpgpu/_backend/_cupy_indexing.py) on CUDA, against NumPy, bit for bit: every dtype, empty
 pieces, the axes and layouts that keep CuPy's path, stream order, -0.0 and NaN, the
@@ -43,45 +43,57 @@ def _bits(a: np.ndarray) -> bytes:
     return np.ascontiguousarray(a).tobytes()
 
 
-@pytest.fixture
-def copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The byte counts of the join's device-to-device copies."""
-    seen: list[int] = []
-    memcpy = M._memcpy
+@pytest.fixture(params=["kernel", "copies"])
+def joins(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every join along the first axis, by one kernel (at most PIECES pieces of at most
+    SMALL bytes) or by a device-to-device copy a piece (SMALL -1): the joins' results,
+    and for copies the byte counts copied."""
+    seen: list[object] = []
+    join, memcpy = M._join, M._memcpy
 
-    def counted(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
+    def joined(pieces: tuple[object, ...], shape: tuple[int, ...]) -> object:
+        out = join(pieces, shape)
+        seen.append(out)
+        return out
+
+    def copied(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
         seen.append(nbytes)
         memcpy(dst, src, nbytes, kind, stream)
 
-    monkeypatch.setattr(M, "_memcpy", counted)
+    monkeypatch.setattr(M, "_join", joined)
+    monkeypatch.setattr(M, "_memcpy", copied)
+    monkeypatch.setattr(M, "SMALL", 1 << 62 if request.param == "kernel" else -1)
     return seen
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_concat_and_stack_along_the_first_axis(dtype: str, copies: list[int]) -> None:
+def test_concat_and_stack_along_the_first_axis(dtype: str, joins: list[object]) -> None:
     rng = np.random.default_rng(len(dtype))
+    by_kernel = M.SMALL > 0
     for shapes in ([(7,), (0,), (1000,)], [(3, 5), (1, 5), (0, 5)], [(2, 3, 4)],
-                   [(2, 0, 3), (4, 0, 3)]):
+                   [(2, 0, 3), (4, 0, 3)], [(i % 3 + 1, 2) for i in range(M.PIECES + 2)]):
         hosts = [_random(rng, s, dtype) for s in shapes]
         xs = [xp.asarray(h, device=CUDA) for h in hosts]
+        full = [h.nbytes for h in hosts if h.nbytes]
+        copies = full if not by_kernel or len(full) > M.PIECES else []
         for axis in (0, -len(shapes[0])):
-            del copies[:]
+            del joins[:]
             got = to_numpy(xp.concat(xs, axis=axis))
             want = np.concatenate(hosts, axis=0)
             assert got.shape == want.shape and _bits(got) == _bits(want), (shapes, axis)
-            assert copies == [h.nbytes for h in hosts if h.nbytes]
+            assert joins[:-1] == copies and len(joins) == 1 + len(copies)
         same = [_random(rng, shapes[0], dtype) for _ in range(3)]
         for axis in (0, -len(shapes[0]) - 1):
-            del copies[:]
+            del joins[:]
             got = to_numpy(xp.stack([xp.asarray(h, device=CUDA) for h in same], axis=axis))
             want = np.stack(same)
             assert got.shape == want.shape and _bits(got) == _bits(want), (shapes, axis)
-            assert len(copies) == (3 if same[0].nbytes else 0)
+            assert len(joins) == 1 + (0 if by_kernel or not same[0].nbytes else 3)
 
 
-def test_concat_and_stack_elsewhere_are_cupys(copies: list[int]) -> None:
+def test_concat_and_stack_elsewhere_are_cupys(joins: list[object]) -> None:
     """Another axis and strided views take CuPy's path; mixed dtypes (cast to one first)
-    and axis=None (the pieces flattened) are contiguous pieces again: a copy each."""
+    and axis=None (the pieces flattened) are contiguous pieces again: joined here."""
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal((4, 6)), rng.standard_normal((4, 6))
     x, y = xp.asarray(a, device=CUDA), xp.asarray(b, device=CUDA)
@@ -91,21 +103,21 @@ def test_concat_and_stack_elsewhere_are_cupys(copies: list[int]) -> None:
         (xp.stack([x, y], axis=1), np.stack([a, b], axis=1)),
         (xp.stack([x, y], axis=-1), np.stack([a, b], axis=-1)),
     ]
-    assert copies == []
+    assert joins == []
     cases.append((xp.concat([x, xp.astype(y, xp.float32)]),
                   np.concatenate([a, b.astype(np.float32)])))
+    cases.append((xp.concat([x, y], axis=None), np.concatenate([a.ravel(), b.ravel()])))
     for got, want in cases:
         np.testing.assert_array_equal(to_numpy(got), want)
-    del copies[:]
-    got = xp.concat([x, y], axis=None)  # the pieces flattened: contiguous, a copy each
-    np.testing.assert_array_equal(to_numpy(got), np.concatenate([a.ravel(), b.ravel()]))
-    assert copies == [a.nbytes, b.nbytes]
+    assert sum(type(j) is cupy.ndarray for j in joins) == 2
     assert M._pieces([]) is None and M._pieces([cupy.ones(3), cupy.ones(3, "f")]) is None
 
 
-def test_concat_in_stream_order() -> None:
-    """On a stream of its own, behind kernels that write the pieces, the copies read what
-    those kernels wrote."""
+@pytest.mark.parametrize("small", [True, False])
+def test_concat_in_stream_order(small: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a stream of its own, behind kernels that write the pieces, the join (a kernel or
+    copies) reads what those kernels wrote."""
+    monkeypatch.setattr(M, "SMALL", 1 << 62 if small else -1)
     stream = cupy.cuda.Stream(non_blocking=True)
     with stream:
         slow = cupy.ones(1 << 24, np.float64)
