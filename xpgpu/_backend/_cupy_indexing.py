@@ -30,11 +30,6 @@ extern "C" __global__ void xpgpu_mask_fill(T *__restrict__ x, const bool *__rest
     }
 }
 """
-# The C type that moves an element's bytes, by itemsize, and the NumPy type of the value's
-# bits passed to the kernel (complex128: its own 16 bytes).
-_WORD = {1: ("unsigned char", numpy.uint8), 2: ("unsigned short", numpy.uint16),
-         4: ("unsigned int", numpy.uint32), 8: ("unsigned long long", numpy.uint64),
-         16: ("ulonglong2", numpy.complex128)}
 # The dtype kinds a Python scalar of each type is stored into here (the rest: CuPy's path).
 _KINDS = {bool: "b", int: "iufc", float: "fc", complex: "c"}
 _kernels: dict[tuple[int, int], Any] = {}
@@ -44,7 +39,7 @@ def _kernel(itemsize: int, device: int) -> Any:
     key = (itemsize, device)
     k = _kernels.get(key)
     if k is None:
-        src = f"typedef {_WORD[itemsize][0]} T;\n" + _SOURCE
+        src = f"typedef {_r.ELEMENT_BITS[itemsize][0]} T;\n" + _SOURCE
         (k,) = _r.functions(src, "xpgpu_mask_fill")
         _kernels[key] = k
     return k
@@ -68,5 +63,5 @@ def mask_fill(data: Any, mask: Any, value: Any) -> bool:
         return False
     n = data.size
     launch(_kernel(dtype.itemsize, data.data.device_id), min(-(-n // BLOCK), 4096), BLOCK,
-           (data, mask, numpy.int64(n), v.view(_WORD[dtype.itemsize][1])[()]))
+           (data, mask, numpy.int64(n), v.view(_r.ELEMENT_BITS[dtype.itemsize][1])[()]))
     return True

@@ -37,9 +37,6 @@ extern "C" __global__ void xpgpu_join(T *__restrict__ out, const long long n, PA
     }
 }
 """
-# The C type that moves an element's bytes, by itemsize.
-_WORD = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long",
-         16: "ulonglong2"}
 _kernels: dict[tuple[int, int], Any] = {}
 _int64 = numpy.int64
 
@@ -54,7 +51,7 @@ def _kernel(itemsize: int, device: int) -> Any:
         params += [f"const long long b{j}" for j in range(1, PIECES)]
         select = "\n        ".join(f"if (i >= b{j}) {{ src = p{j}; base = b{j}; }}"
                                    for j in range(1, PIECES))
-        src = (f"typedef {_WORD[itemsize]} T;\n"
+        src = (f"typedef {_r.ELEMENT_BITS[itemsize][0]} T;\n"
                + _SOURCE.replace("PARAMS", ", ".join(params)).replace("SELECT", select))
         (k,) = _r.functions(src, "xpgpu_join")
         _kernels[key] = k
@@ -85,8 +82,7 @@ def _pieces(arrays: Sequence[Any]) -> tuple[Any, ...] | None:
 def _join(pieces: tuple[Any, ...], shape: tuple[int, ...]) -> Any:
     out = _ndarray(shape, pieces[0].dtype)
     full = [a for a in pieces if a.size]
-    nbytes = out.nbytes
-    if nbytes <= SMALL and 0 < len(full) <= PIECES:
+    if out.nbytes <= SMALL and 0 < len(full) <= PIECES:
         n = out.size
         starts, at = [], 0
         for a in full:

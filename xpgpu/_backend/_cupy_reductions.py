@@ -225,6 +225,13 @@ _kernels: dict[Any, Any] = {}
 compiled_kernels = 0  # how many modules the kernels here and in _cupy_search/_scan built
 
 
+# The C type that moves an element's bytes, and the NumPy type of those bytes as a kernel's
+# parameter, by itemsize (complex128 is its own 16 bytes): copies and stores of any dtype.
+ELEMENT_BITS = {1: ("unsigned char", numpy.uint8), 2: ("unsigned short", numpy.uint16),
+                4: ("unsigned int", numpy.uint32), 8: ("unsigned long long", numpy.uint64),
+                16: ("ulonglong2", numpy.complex128)}
+
+
 def functions(src: str, *names: str) -> tuple[Any, ...]:
     """The kernels ``names`` of the CUDA source ``src``, compiled by NVRTC through CuPy's
     ``compile_with_cache`` (CuPy's headers and disk cache) with CuPy's ufunc options."""
