@@ -98,8 +98,9 @@ def synchronize() -> None:
 
 # Fixes of CuPy's results where they differ from the standard, by the standard's name.
 # Note: CuPy writes a scalar zero with a memset (ndarray.fill's shortcut, also taken by
-# cupy.full, x[...] = v and x[mask] = v), so -0.0 comes out as +0.0; a negative zero is
-# copied from a 1-element device array instead.
+# cupy.full, x[...] = v and x[mask] = v), so -0.0 comes out as +0.0; where xpgpu's fill
+# kernels do not take the call (_cupy_indexing), a negative zero is copied from a
+# 1-element device array instead.
 def _negative_zero(value: Any) -> bool:
     if type(value) is cupy.ndarray or value != 0:
         return False
@@ -109,6 +110,8 @@ def _negative_zero(value: Any) -> bool:
 
 def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
     out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.full without its Python layer
+    if _cupy_indexing.fill(out, fill_value):  # one kernel (C-contiguous)
+        return out
     if not _negative_zero(fill_value):
         out.fill(fill_value)
     else:
@@ -124,13 +127,25 @@ def _zeros(shape: Any, dtype: Any, order: str = "C") -> Any:
 
 def _ones(shape: Any, dtype: Any, order: str = "C") -> Any:
     out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.ones without its Python layer
-    out.fill(1)
+    if not _cupy_indexing.fill(out, 1):
+        out.fill(1)
     return out
 
 
+# The keys whose selection is a view (basic indexing), which a scalar is stored into by
+# one kernel where the view is contiguous or 1-D (_cupy_indexing.fill).
+_BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
+
+
 def _setitem(data: Any, key: Any, value: Any) -> None:
-    if type(key) is cupy.ndarray and _cupy_indexing.mask_fill(data, key, value):
-        return
+    t = type(key)
+    if t is cupy.ndarray:
+        if _cupy_indexing.mask_fill(data, key, value):
+            return
+    elif type(value) in _cupy_indexing.SCALARS and (
+            t in _BASIC or (t is tuple and all(type(k) in _BASIC for k in key))):
+        if _cupy_indexing.fill(data[key], value):
+            return
     if _negative_zero(value):
         value = cupy.asarray([value], data.dtype).reshape(())
     if data.size == 0:

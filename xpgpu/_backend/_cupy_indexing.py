@@ -1,13 +1,23 @@
-"""``x[mask] = value`` of a Python scalar as one kernel (``__setitem__``:
-https://data-apis.org/array-api/2025.12/API_specification/indexing.html#boolean-array-indexing).
+"""Python scalars stored by one kernel: ``x[mask] = value``, ``x[key] = value`` of a basic
+key (``__setitem__``:
+https://data-apis.org/array-api/2025.12/API_specification/indexing.html), and the fill of
+``full`` and ``ones``.
 
 CuPy's masked assignment scans the mask to number the selected elements, then scatters the
 value through those numbers: about 100 µs on an H100 host for 1000 elements, where
-PyTorch's takes 9. For a C-contiguous array, a C-contiguous boolean mask of its shape and a
-Python scalar the array's dtype takes, one kernel stores the scalar where the mask is true,
-in place: ``if (m[i]) x[i] = v``. The value is converted on the host as NumPy converts it (as
-CuPy does) and stored bit for bit, so -0.0 keeps its sign (CuPy's zero shortcut, a memset,
-does not: ``_cupy._negative_zero``). Every other call is CuPy's.
+PyTorch's takes 9. Its fill of a view, of ``full`` and of ``ones`` is an element-wise kernel
+launched through its Python layer. Here one kernel, launched from C (``_cupy_launch``),
+stores the scalar in place:
+
+- ``mask_fill``: ``if (m[i]) x[i] = v``, for a C-contiguous array and a C-contiguous
+  boolean mask of its shape;
+- ``fill``: ``x[i * step] = v``, for a C-contiguous array or a 1-D view of any step (a
+  scalar whose bits are all zero, into a C-contiguous array of 2**16 elements or more: a
+  memset, as CuPy's).
+
+The value is converted on the host as NumPy converts it (as CuPy does), or is a NumPy
+scalar of the array's dtype, and its bytes are stored as they are, so -0.0 keeps its sign (CuPy's
+zero shortcut, a memset, does not: ``_cupy._negative_zero``). Every other call is CuPy's.
 """
 
 from __future__ import annotations
@@ -21,47 +31,96 @@ from . import _cupy_reductions as _r
 from ._cupy_launch import launch
 
 BLOCK = 256
+MEMSET = 1 << 16  # from this size, a fill of zero bits is a memset
 _SOURCE = r"""
+#define EACH for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; \
+                  i += (long long)gridDim.x * blockDim.x)
+extern "C" __global__ void xpgpu_fill(T *__restrict__ x, const long long n,
+                                      const long long step, const T v) {
+    EACH x[i * step] = v;
+}
 extern "C" __global__ void xpgpu_mask_fill(T *__restrict__ x, const bool *__restrict__ m,
                                            const long long n, const T v) {
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x) {
-        if (m[i]) x[i] = v;
-    }
+    EACH if (m[i]) x[i] = v;
 }
 """
 # The dtype kinds a Python scalar of each type is stored into here (the rest: CuPy's path).
 _KINDS = {bool: "b", int: "iufc", float: "fc", complex: "c"}
-_kernels: dict[tuple[int, int], Any] = {}
+SCALARS = frozenset(_KINDS)
+_kernels: dict[tuple[int, int], tuple[Any, Any]] = {}
 
 
-def _kernel(itemsize: int, device: int) -> Any:
+def _kernel(itemsize: int, device: int) -> tuple[Any, Any]:
+    """The kernels ``(xpgpu_fill, xpgpu_mask_fill)`` of elements of ``itemsize`` bytes."""
     key = (itemsize, device)
     k = _kernels.get(key)
     if k is None:
-        src = f"typedef {_r.ELEMENT_BITS[itemsize][0]} T;\n" + _SOURCE
-        (k,) = _r.functions(src, "xpgpu_mask_fill")
-        _kernels[key] = k
+        src = f"typedef {_r.ELEMENT_BITS[itemsize]} T;\n" + _SOURCE
+        k = _kernels[key] = _r.functions(src, "xpgpu_fill", "xpgpu_mask_fill")
     return k
 
 
-def mask_fill(data: Any, mask: Any, value: Any) -> bool:
-    """Store the Python scalar ``value`` into ``data`` where ``mask`` is true, in place, and
-    return True; False (nothing done) where the call is not this kernel's."""
-    dtype = data.dtype
-    if (type(mask) is not cupy.ndarray or mask.dtype.kind != "b" or mask.shape != data.shape
-            or dtype.kind not in _KINDS.get(type(value), "") or not data._c_contiguous
-            or not mask._c_contiguous or data.size == 0):
+def _scalar(dtype: numpy.dtype, value: Any) -> Any:
+    """``value`` as a NumPy scalar of ``dtype`` (the kernels take its bytes), or None where
+    the value is not this module's: another kind, an int the dtype cannot hold (CuPy's
+    path, and its error)."""
+    t = type(value)
+    kinds = _KINDS.get(t)
+    if kinds is not None:
+        if dtype.kind not in kinds:
+            return None
+        if t is int and dtype.kind in "iu":
+            info = numpy.iinfo(dtype)
+            if not info.min <= value <= info.max:
+                return None
+        try:
+            value = dtype.type(value)  # NumPy's conversion, as CuPy's
+        except (OverflowError, ValueError, TypeError):
+            return None
+    elif not isinstance(value, numpy.generic) or value.dtype != dtype:
+        return None
+    return value
+
+
+def _grid(n: int) -> int:
+    return min(-(-n // BLOCK), 4096)
+
+
+def fill(data: Any, value: Any) -> bool:
+    """Store the scalar ``value`` into every element of ``data`` (a C-contiguous array or
+    a 1-D view), in place, and return True; False (nothing done) where the call is not
+    this kernel's."""
+    n = data.size
+    if n == 0:
         return False
-    if type(value) is int and dtype.kind in "iu":
-        info = numpy.iinfo(dtype)
-        if not info.min <= value <= info.max:
-            return False  # CuPy's path (and its error)
-    try:
-        v = numpy.asarray(value, dtype)  # NumPy's conversion, as CuPy's
-    except (OverflowError, ValueError, TypeError):
+    dtype = data.dtype
+    if data._c_contiguous:
+        step = 1
+    elif data.ndim == 1 and data.strides[0] % dtype.itemsize == 0:
+        step = data.strides[0] // dtype.itemsize
+    else:
+        return False
+    v = _scalar(dtype, value)
+    if v is None:
+        return False
+    if step == 1 and n >= MEMSET and not any(v.tobytes()):
+        data.data.memset_async(0, data.nbytes)
+        return True
+    launch(_kernel(dtype.itemsize, data.data.device_id)[0], _grid(n), BLOCK,
+           (data, numpy.int64(n), numpy.int64(step), v))
+    return True
+
+
+def mask_fill(data: Any, mask: Any, value: Any) -> bool:
+    """Store the scalar ``value`` into ``data`` where ``mask`` is true, in place, and
+    return True; False (nothing done) where the call is not this kernel's."""
+    if (type(mask) is not cupy.ndarray or mask.dtype.kind != "b" or mask.shape != data.shape
+            or not data._c_contiguous or not mask._c_contiguous or data.size == 0):
+        return False
+    v = _scalar(data.dtype, value)
+    if v is None:
         return False
     n = data.size
-    launch(_kernel(dtype.itemsize, data.data.device_id), min(-(-n // BLOCK), 4096), BLOCK,
-           (data, mask, numpy.int64(n), v.view(_r.ELEMENT_BITS[dtype.itemsize][1])[()]))
+    launch(_kernel(data.dtype.itemsize, data.data.device_id)[1], _grid(n), BLOCK,
+           (data, mask, numpy.int64(n), v))
     return True

@@ -51,7 +51,7 @@ def _kernel(itemsize: int, device: int) -> Any:
         params += [f"const long long b{j}" for j in range(1, PIECES)]
         select = "\n        ".join(f"if (i >= b{j}) {{ src = p{j}; base = b{j}; }}"
                                    for j in range(1, PIECES))
-        src = (f"typedef {_r.ELEMENT_BITS[itemsize][0]} T;\n"
+        src = (f"typedef {_r.ELEMENT_BITS[itemsize]} T;\n"
                + _SOURCE.replace("PARAMS", ", ".join(params)).replace("SELECT", select))
         (k,) = _r.functions(src, "xpgpu_join")
         _kernels[key] = k

@@ -225,11 +225,10 @@ _kernels: dict[Any, Any] = {}
 compiled_kernels = 0  # how many modules the kernels here and in _cupy_search/_scan built
 
 
-# The C type that moves an element's bytes, and the NumPy type of those bytes as a kernel's
-# parameter, by itemsize (complex128 is its own 16 bytes): copies and stores of any dtype.
-ELEMENT_BITS = {1: ("unsigned char", numpy.uint8), 2: ("unsigned short", numpy.uint16),
-                4: ("unsigned int", numpy.uint32), 8: ("unsigned long long", numpy.uint64),
-                16: ("ulonglong2", numpy.complex128)}
+# The C type that moves an element's bytes, by itemsize: copies and stores of any dtype (a
+# kernel's parameter of this type takes a NumPy scalar of the dtype: its bytes).
+ELEMENT_BITS = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
+                8: "unsigned long long", 16: "ulonglong2"}
 
 
 def functions(src: str, *names: str) -> tuple[Any, ...]:

@@ -1,10 +1,10 @@
 """``concat``/``stack`` along the first axis as one kernel or device-to-device copies
-(xpgpu/_backend/_cupy_manipulation.py) and ``x[mask] = scalar`` as one kernel
-(xpgpu/_backend/_cupy_indexing.py) on CUDA, against NumPy, bit for bit: every dtype, empty
-pieces, the axes and layouts that keep CuPy's path, stream order, -0.0 and NaN, the
-scalars that keep CuPy's path.
+(xpgpu/_backend/_cupy_manipulation.py), and ``x[mask] = scalar``, ``x[key] = scalar``,
+``full`` and ``ones`` as one kernel (xpgpu/_backend/_cupy_indexing.py) on CUDA, against
+NumPy, bit for bit: every dtype, empty pieces, the axes and layouts that keep CuPy's path,
+stream order, -0.0 and NaN, the scalars that keep CuPy's path.
 
-    python -m pytest tests/test_join_and_mask_fill.py -m cuda
+    python -m pytest tests/test_join_and_fill.py -m cuda
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ if not _devices.cuda_devices():
 
 import cupy  # noqa: E402
 
+from xpgpu._backend import _cupy as C  # noqa: E402
 from xpgpu._backend import _cupy_indexing as I  # noqa: E402
 from xpgpu._backend import _cupy_manipulation as M  # noqa: E402
 
@@ -179,3 +180,81 @@ def test_mask_fill_elsewhere_is_cupys() -> None:
     x = xp.asarray(np.arange(6.0), device=CUDA)
     x[xp.asarray(np.array([1, 0, 1, 0, 1, 0], bool), device=CUDA)[::-1]] = 7.0  # a view
     np.testing.assert_array_equal(to_numpy(x), [0, 7, 2, 7, 4, 7])
+
+
+@pytest.fixture
+def fills(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each call of ``_cupy_indexing.fill`` answered (True: the kernel stored it)."""
+    answers: list[bool] = []
+    fill = I.fill
+
+    def counted(data: object, value: object) -> bool:
+        done = fill(data, value)
+        answers.append(done)
+        return done
+
+    monkeypatch.setattr(I, "fill", counted)
+    return answers
+
+
+# Basic keys whose selection is C-contiguous or 1-D (strided, reversed, a column): one kernel.
+VIEWS = [(slice(2, 900, 3),), (slice(None, None, -2),), (slice(1, 3),), (Ellipsis,),
+         (3, Ellipsis), (1, 2, Ellipsis), (slice(None), 1, 2), (2, 3, slice(None, None, -1)),
+         (1, Ellipsis, 0), (1, 2, 3)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_fill_views(dtype: str, fills: list[bool]) -> None:
+    """x[key] = scalar against NumPy's, bit for bit, for views that one kernel fills."""
+    rng = np.random.default_rng(len(dtype) + 11)
+    for value in _scalars(dtype):
+        for key in VIEWS:
+            shape = (1000,) if type(key[0]) is slice and len(key) == 1 else (4, 5, 6)
+            host = _random(rng, shape, dtype)
+            x = xp.asarray(host, device=CUDA)
+            del fills[:]
+            x[key if len(key) > 1 else key[0]] = value
+            want = host.copy()
+            want[key] = np.asarray(value, dtype)
+            assert _bits(to_numpy(x)) == _bits(want), (key, value)
+            assert fills == [True], (key, value)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_full_and_ones(dtype: str, fills: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """full and ones against NumPy's, bit for bit, by the kernel; zero bits in 2**16
+    elements or more by a memset (-0.0 by the kernel)."""
+    for memset in (1 << 62, 1):
+        monkeypatch.setattr(I, "MEMSET", memset)
+        for value in _scalars(dtype):
+            del fills[:]
+            got = to_numpy(xp.full((3, 7), value, dtype=getattr(xp, dtype), device=CUDA))
+            want = np.full((3, 7), value, dtype)
+            assert _bits(got) == _bits(want), value
+            assert fills == [True], value
+        got = to_numpy(xp.ones(9, dtype=getattr(xp, dtype), device=CUDA))
+        assert _bits(got) == _bits(np.ones(9, dtype))
+    assert fills[-1] is (dtype != "bool")  # ones of bool: CuPy's fill of 1
+
+
+def test_fill_elsewhere_is_cupys(fills: list[bool]) -> None:
+    """A 2-D strided view, an empty array, an int the dtype cannot hold, a value of another
+    kind or a NumPy scalar of another dtype: not the kernel's (False, nothing written); an
+    array value or an array key does not ask it."""
+    a = cupy.arange(12, dtype=cupy.int8).reshape(3, 4)
+    for data, value in ((a[:, ::2], 1), (a[:0], 1), (a, 300), (a, 0.5), (a, True),
+                        (a, np.int16(1)), (a, 1j)):
+        before = a.copy()
+        assert I.fill(data, value) is False
+        assert (a == before).all()
+    host = np.arange(24.0).reshape(4, 6)
+    x = xp.asarray(host, device=CUDA)
+    del fills[:]
+    x[:, ::2] = -0.0  # strided 2-D: CuPy's path, which keeps the sign too
+    x[1, :] = xp.asarray(7.0, device=CUDA)  # an array value
+    C._setitem(x._data, cupy.asarray([0, 2]), 5.0)  # an integer array key (permissive)
+    host[:, ::2] = -0.0
+    host[1, :] = 7.0
+    host[[0, 2]] = 5.0
+    assert _bits(to_numpy(x)) == _bits(host)
+    assert fills == [False]
