@@ -82,6 +82,14 @@ def test_dispatch_paths() -> None:
     assert p(a, b.astype(np.float64))[1] == ["small"]
 
 
+def _exact(v: Any) -> bool:
+    """Whether a sum with ``v`` is NumPy's: not NaN (the GPU's own bits) nor a subnormal
+    float32 part (flushed to zero)."""
+    z = complex(v)
+    parts = (z.real, z.imag)
+    return not any(map(math.isnan, parts)) and all(p == 0 or abs(p) > 1e-38 for p in parts)
+
+
 def test_dispatch_scalars_as_numpy_converts_them() -> None:
     """Python scalars pass as the loop's C type, converted as NumPy converts them; values
     outside the exact cases (overflow, a float16 loop) go to the Python function, which
@@ -94,7 +102,11 @@ def test_dispatch_scalars_as_numpy_converts_them() -> None:
             ("uint8", [0, 255]),
             ("int16", [-32768, 32767]), ("uint16", [65535]), ("int32", [-(1 << 31)]),
             ("uint32", [(1 << 32) - 1]), ("int64", [-(1 << 63), (1 << 63) - 1]),
-            ("uint64", [(1 << 63) - 1]), ("bool", [True, False])):
+            ("uint64", [(1 << 63) - 1]), ("bool", [True, False]),
+            ("complex64", [0.1, -0.0, complex(-0.0, 2.5), 1j, complex(0.1, -1e-45), 3,
+                           -(1 << 24), math.inf, complex(math.nan, 1)]),
+            ("complex128", [0.1, complex(-0.0, -0.0), complex(math.inf, 1e-310), 1 << 53,
+                            -7])):
         host = np.arange(64).astype(dtype)
         x = cupy.asarray(host)
         for v in values:
@@ -105,12 +117,16 @@ def test_dispatch_scalars_as_numpy_converts_them() -> None:
             assert out.dtype == expect.dtype
             cupys = cupy.add(x, v).get()  # CuPy's ufunc converts the scalar with NumPy
             np.testing.assert_array_equal(out.get().view(np.uint8), cupys.view(np.uint8))
-            if v != 1e-45:  # NaN: the GPU's own bits; a subnormal sum: the GPU's rounding
+            if _exact(v):
                 np.testing.assert_array_equal(out.get(), expect)
     x = cupy.asarray(np.arange(64, dtype=np.float32))
     p(x, 1e300)
     assert p(x, 1e300)[1] == ["large", "kernel"]  # float32 overflow: NumPy converts (inf)
     assert p(x, (1 << 24) + 1)[1] == ["large", "kernel"]  # not exact in float32
+    c = cupy.asarray(np.arange(64, dtype=np.complex64))
+    for v in (complex(1, 1e300), 1e300, (1 << 24) + 1):  # complex64: overflow, inexact
+        p(c, v)
+        assert p(c, v)[1] == ["large", "kernel"], v
     np.testing.assert_array_equal(p(x, (1 << 24) + 1)[0].get(),
                                   np.arange(64, dtype=np.float32) + np.float32(1 << 24))
     i8 = cupy.asarray(np.arange(64, dtype=np.int8))

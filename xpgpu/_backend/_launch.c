@@ -208,12 +208,35 @@ python:;
     return result;
 }
 
+/* A complex number's parts as the parameter of NumPy type `code`: complex128 ('D') as they
+ * are, complex64 ('F') each rounded to float as NumPy rounds it; 0 for another type, or
+ * where a part overflows (NumPy warns). */
+static int
+complex_parts(double re, double im, char code, Param *v)
+{
+    if (code == 'D') {
+        double parts[2] = {re, im};
+        memcpy(v->b, parts, sizeof parts);
+        return 1;
+    }
+    if (code == 'F') {
+        float parts[2] = {(float)re, (float)im};
+        memcpy(v->b, parts, sizeof parts);
+        return !(isinf(parts[0]) && isfinite(re)) && !(isinf(parts[1]) && isfinite(im));
+    }
+    return 0;
+}
+
 /* A Python scalar as the kernel's parameter of NumPy type `code` (a dtype char), as NumPy
  * converts it (host_scalar in _cupy_fuse): 1, or 0 where it is not one of the exact cases
  * here (the Python path converts it, with NumPy's warnings and errors). */
 static int
 scalar(PyObject *a, char code, Param *v)
 {
+    if (PyComplex_CheckExact(a)) {
+        Py_complex z = PyComplex_AsCComplex(a);
+        return complex_parts(z.real, z.imag, code, v);
+    }
     if (PyFloat_CheckExact(a)) {
         double d = PyFloat_AS_DOUBLE(a);
         if (code == 'd') {
@@ -224,7 +247,7 @@ scalar(PyObject *a, char code, Param *v)
             v->f = (float)d;
             return !(isinf(v->f) && isfinite(d)); /* an overflow: NumPy warns */
         }
-        return 0;
+        return complex_parts(d, 0.0, code, v);
     }
     if (!PyLong_Check(a)) { /* bool is an int */
         return 0;
@@ -260,6 +283,8 @@ scalar(PyObject *a, char code, Param *v)
     /* integers that a double (float) holds exactly */
     case 'd': FITS(-(1LL << 53), 1LL << 53, double)
     case 'f': FITS(-(1LL << 24), 1LL << 24, float)
+    case 'D': return q >= -(1LL << 53) && q <= 1LL << 53 && complex_parts((double)q, 0, code, v);
+    case 'F': return q >= -(1LL << 24) && q <= 1LL << 24 && complex_parts((double)q, 0, code, v);
     }
 #undef FITS
     return 0;
