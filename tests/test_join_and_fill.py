@@ -222,19 +222,37 @@ def test_fill_views(dtype: str, fills: list[bool]) -> None:
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_full_and_ones(dtype: str, fills: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
-    """full and ones against NumPy's, bit for bit, by the kernel; zero bits in 2**16
-    elements or more by a memset (-0.0 by the kernel)."""
-    for memset in (1 << 62, 1):
-        monkeypatch.setattr(I, "MEMSET", memset)
+    """full, ones and zeros against NumPy's, bit for bit: by a memset where the value's
+    bytes repeat a word of 1, 2 or 4 bytes, else by the kernel; and by the kernel alone."""
+    widths: list[int] = []
+    memset = I.memset
+
+    def recorded(ptr: int, word: int, count: int, width: int) -> bool:
+        widths.append(width)
+        return memset(ptr, word, count, width)
+
+    for by_memset in (True, False):
+        monkeypatch.setattr(I, "memset", recorded if by_memset else lambda *args: False)
         for value in _scalars(dtype):
-            del fills[:]
+            del fills[:], widths[:]
             got = to_numpy(xp.full((3, 7), value, dtype=getattr(xp, dtype), device=CUDA))
             want = np.full((3, 7), value, dtype)
             assert _bits(got) == _bits(want), value
             assert fills == [True], value
+            b = want.tobytes()[:want.itemsize]
+            periods = [w for w in (1, 2, 4) if b == b[:w] * (len(b) // w)]
+            words = [max(w for w in (1, 2, 4) if w >= periods[0] and not want.nbytes % w)
+                     ] if periods else []  # the widest words the size allows
+            assert widths == (words if by_memset else []), value
         got = to_numpy(xp.ones(9, dtype=getattr(xp, dtype), device=CUDA))
         assert _bits(got) == _bits(np.ones(9, dtype))
-    assert fills[-1] is (dtype != "bool")  # ones of bool: CuPy's fill of 1
+        assert fills[-1] is (dtype != "bool")  # ones of bool: CuPy's fill of 1
+    for shape in ((1 << 16) + 3, (0, 4), ()):
+        dirty = xp.asarray(np.full(shape, 7, dtype), device=CUDA)
+        del dirty  # its memory goes back to the pool, for zeros to take
+        want = np.zeros(shape, dtype)
+        got = to_numpy(xp.zeros(shape, dtype=getattr(xp, dtype), device=CUDA))
+        assert got.shape == want.shape and _bits(got) == _bits(want)
 
 
 def test_fill_elsewhere_is_cupys(fills: list[bool]) -> None:

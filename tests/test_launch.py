@@ -191,3 +191,19 @@ def test_dispatch_launches_on_cupys_current_stream() -> None:
         stream.synchronize()
     assert launched == 1
     np.testing.assert_array_equal(r.get(), host + host)
+
+
+def test_memset_words_on_the_current_stream() -> None:
+    """memset sets words of 1, 2 and 4 bytes, in order on CuPy's current stream (after the
+    kernels that wrote the memory before it); other widths are refused."""
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        big = cupy.ones(1 << 24, np.float64)
+        for width, word in ((1, 0xAB), (2, 0xBEEF), (4, 0xDEADBEEF)):
+            x = (cupy.sin(big)[:64] * 0).astype(np.uint8)  # written by kernels just queued
+            assert L.memset(x.data.ptr + 4, word, 56 // width, width) is True
+            want = np.zeros(64, np.uint8)
+            want[4:60] = np.frombuffer(word.to_bytes(width, "little") * (56 // width), np.uint8)
+            np.testing.assert_array_equal(x.get(), want)
+    with pytest.raises(ValueError, match="width"):
+        L.memset(x.data.ptr, 0, 1, 3)

@@ -1,23 +1,28 @@
-"""Python scalars stored by one kernel: ``x[mask] = value``, ``x[key] = value`` of a basic
-key (``__setitem__``:
-https://data-apis.org/array-api/2025.12/API_specification/indexing.html), and the fill of
-``full`` and ``ones``.
+"""Python scalars stored by one kernel or memset: ``x[mask] = value``, ``x[key] = value``
+of a basic key (``__setitem__``:
+https://data-apis.org/array-api/2025.12/API_specification/indexing.html), and the fill
+of ``full`` and ``ones``.
 
 CuPy's masked assignment scans the mask to number the selected elements, then scatters the
 value through those numbers: about 100 µs on an H100 host for 1000 elements, where
 PyTorch's takes 9. Its fill of a view, of ``full`` and of ``ones`` is an element-wise kernel
-launched through its Python layer. Here one kernel, launched from C (``_cupy_launch``),
-stores the scalar in place:
+launched through its Python layer. Here one kernel or memset, launched from C
+(``_cupy_launch``), stores the scalar in place:
 
 - ``mask_fill``: ``if (m[i]) x[i] = v``, for a C-contiguous array and a C-contiguous
   boolean mask of its shape;
-- ``fill``: ``x[i * step] = v``, for a C-contiguous array or a 1-D view of any step (a
-  scalar whose bits are all zero, into a C-contiguous array of 2**16 elements or more: a
-  memset, as CuPy's).
+- ``fill``: ``x[i * step] = v``, for a 1-D view of any step, and for a C-contiguous array
+  whose scalar's bytes are not a word of 1, 2 or 4 bytes repeated (a float64 or complex
+  value whose halves differ). Those words are a memset (cuMemsetD8/16/32Async), which
+  costs less than a kernel: on an H100 host, 1000 float32, ``full`` took 7.1 µs a call,
+  11.3 by the kernel, 13.8 by CuPy; ``a[1:10] = 0.5`` 6.2, 10.1 and 10.0. The words are
+  the widest the address and size allow: a memset of single bytes took 7.4 µs (1001
+  int8), of 4-byte words 4.3 (1000 float32).
 
 The value is converted on the host as NumPy converts it (as CuPy does), or is a NumPy
-scalar of the array's dtype, and its bytes are stored as they are, so -0.0 keeps its sign (CuPy's
-zero shortcut, a memset, does not: ``_cupy._negative_zero``). Every other call is CuPy's.
+scalar of the array's dtype, and its bytes are stored as they are, so -0.0 keeps its sign
+(CuPy's zero shortcut, a memset of zero bytes, does not: ``_cupy._negative_zero``). Every
+other call is CuPy's.
 """
 
 from __future__ import annotations
@@ -28,10 +33,9 @@ import cupy
 import numpy
 
 from . import _cupy_reductions as _r
-from ._cupy_launch import launch
+from ._cupy_launch import launch, memset
 
 BLOCK = 256
-MEMSET = 1 << 16  # from this size, a fill of zero bits is a memset
 _SOURCE = r"""
 #define EACH for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; \
                   i += (long long)gridDim.x * blockDim.x)
@@ -82,6 +86,19 @@ def _scalar(dtype: numpy.dtype, value: Any) -> Any:
     return value
 
 
+def _pattern(value: Any, ptr: int, nbytes: int) -> tuple[int, int] | None:
+    """(word, width): ``value``'s bytes as a word of 1, 2 or 4 bytes repeated, the widest
+    that the address ``ptr`` and the size ``nbytes`` allow, or None."""
+    b = value.tobytes()
+    for period in (1, 2, 4):
+        if b == b[:period] * (len(b) // period):
+            for width in (4, 2, 1):
+                if width >= period and not (ptr | nbytes) % width:
+                    return int.from_bytes(b[:period] * (width // period), "little"), width
+            return None
+    return None
+
+
 def _grid(n: int) -> int:
     return min(-(-n // BLOCK), 4096)
 
@@ -103,9 +120,11 @@ def fill(data: Any, value: Any) -> bool:
     v = _scalar(dtype, value)
     if v is None:
         return False
-    if step == 1 and n >= MEMSET and not any(v.tobytes()):
-        data.data.memset_async(0, data.nbytes)
-        return True
+    if step == 1:
+        ptr, nbytes = data.data.ptr, data.nbytes
+        pattern = _pattern(v, ptr, nbytes)
+        if pattern is not None and memset(ptr, pattern[0], nbytes // pattern[1], pattern[1]):
+            return True
     launch(_kernel(dtype.itemsize, data.data.device_id)[0], _grid(n), BLOCK,
            (data, numpy.int64(n), numpy.int64(step), v))
     return True

@@ -9,6 +9,10 @@
   itself where the compiled module is missing.
 - ``planner(plans, miss)``: the function that runs the reductions' cached plans
   (``_cupy_reductions.planned``): the compiled one, or ``miss`` (the Python definition).
+- ``memset(ptr, word, count, width)``: ``count`` words of ``width`` bytes (1, 2, 4) set
+  to ``word`` on the current stream (cuMemsetD8/16/32Async); where the compiled module
+  is missing, words of one byte repeated only (CuPy's ``memsetAsync``), and False
+  (nothing done) for the others.
 - ``launches()``: how many kernels the compiled module launched (for tests).
 """
 
@@ -59,6 +63,20 @@ def planner(plans: dict[Any, Any], miss: Callable[..., Any]) -> Callable[..., An
         return miss
     _launch.planner(plans, miss)
     return _launch.planned  # type: ignore[no-any-return]
+
+
+def memset(ptr: int, word: int, count: int, width: int) -> bool:
+    if not compiled:  # words of one byte repeated only, through CuPy's runtime module
+        b = word.to_bytes(width, "little")
+        if b != b[:1] * width:
+            return False
+        cupy.cuda.runtime.memsetAsync(ptr, b[0], count * width,
+                                      cupy.cuda.get_current_stream().ptr)
+        return True
+    status = _launch.memset(ptr, word, count, width)
+    if status > 0:
+        cupy.cuda.driver.check_status(status)  # CuPy's CUDADriverError
+    return status == 0  # type: ignore[no-any-return]
 
 
 def launches() -> int:

@@ -15,6 +15,9 @@
  *   would hand to `small` (fewer than namespace[threshold] elements, strided, misaligned,
  *   shapes that differ) goes to `small` from here; every other call goes to `large`.
  *
+ * - `memset(ptr, word, count, width)`: a fill of 1-, 2- or 4-byte words (cuMemsetD8/16/
+ *   32Async), a scalar stored into a contiguous array (_cupy_indexing).
+ *
  * libcuda is not linked: cuLaunchKernel is looked up in the library CuPy has loaded, and
  * CuPy's current stream and per-thread context set-up come from its modules' C API
  * capsules (`setup`), so a launch here is the launch CuPy makes, on the same stream.
@@ -34,6 +37,14 @@ typedef int (*cu_launch_t)(void *f, unsigned gx, unsigned gy, unsigned gz, unsig
                            unsigned by, unsigned bz, unsigned shared, void *stream,
                            void **params, void **extra);
 static cu_launch_t cu_launch;
+/* cuMemsetD8Async, cuMemsetD16Async, cuMemsetD32Async (NULL where not found) */
+typedef int (*cu_memset8_t)(unsigned long long dst, unsigned char value, size_t n, void *stream);
+typedef int (*cu_memset16_t)(unsigned long long dst, unsigned short value, size_t n,
+                             void *stream);
+typedef int (*cu_memset32_t)(unsigned long long dst, unsigned int value, size_t n, void *stream);
+static cu_memset8_t cu_memset8;
+static cu_memset16_t cu_memset16;
+static cu_memset32_t cu_memset32;
 static intptr_t (*current_stream)(void); /* cupy_backends.cuda.stream */
 static PyObject *(*ensure_context)(void);  /* cupy_backends.cuda.api.runtime */
 static PyTypeObject *ndarray_type, *dtype_type;
@@ -756,7 +767,52 @@ setup(PyObject *module, PyObject *args)
     Py_XSETREF(ndarray_type, (PyTypeObject *)Py_NewRef(ndarray));
     Py_XSETREF(dtype_type, (PyTypeObject *)Py_NewRef(dtype));
     cu_launch = (cu_launch_t)f;
+#ifndef _WIN32
+    cu_memset8 = (cu_memset8_t)dlsym(lib, "cuMemsetD8Async");
+    cu_memset16 = (cu_memset16_t)dlsym(lib, "cuMemsetD16Async");
+    cu_memset32 = (cu_memset32_t)dlsym(lib, "cuMemsetD32Async");
+#endif
     Py_RETURN_NONE;
+}
+
+/* memset(ptr, word, count, width): count words of `width` bytes (1, 2 or 4) from the device
+ * address ptr set to `word`, on CuPy's current stream: 0, the driver's error, or -1 where
+ * the driver's function was not found (nothing done). */
+static PyObject *
+memset_words(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "memset(ptr, word, count, width) takes 4 arguments");
+        return NULL;
+    }
+    unsigned long long ptr = PyLong_AsUnsignedLongLong(args[0]);
+    unsigned long long word = PyLong_AsUnsignedLongLong(args[1]);
+    size_t count = PyLong_AsSize_t(args[2]);
+    long width = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (width != 1 && width != 2 && width != 4) {
+        PyErr_SetString(PyExc_ValueError, "memset: width is 1, 2 or 4");
+        return NULL;
+    }
+    if ((width == 1 && cu_memset8 == NULL) || (width == 2 && cu_memset16 == NULL)
+        || (width == 4 && cu_memset32 == NULL)) {
+        return PyLong_FromLong(-1);
+    }
+    PyObject *none = ensure_context(); /* as run() */
+    if (none == NULL) {
+        return NULL;
+    }
+    Py_DECREF(none);
+    intptr_t stream = current_stream();
+    if (stream == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    int status = width == 1 ? cu_memset8(ptr, (unsigned char)word, count, (void *)stream)
+                 : width == 2 ? cu_memset16(ptr, (unsigned short)word, count, (void *)stream)
+                              : cu_memset32(ptr, (unsigned int)word, count, (void *)stream);
+    return PyLong_FromLong(status);
 }
 
 static PyObject *
@@ -780,6 +836,9 @@ static PyMethodDef module_methods[] = {
     {"planned", (PyCFunction)(void (*)(void))planned, METH_FASTCALL,
      "planned(x, make, *args): x's reduction by its cached plan (see _cupy_reductions)."},
     {"launches", count, METH_NOARGS, "launches(): how many kernels this module launched."},
+    {"memset", (PyCFunction)(void (*)(void))memset_words, METH_FASTCALL,
+     "memset(ptr, word, count, width): cuMemsetD<8*width>Async of count words on CuPy's "
+     "current stream; the driver's status (-1: not found)."},
     {NULL, NULL, 0, NULL},
 };
 
