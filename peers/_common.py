@@ -167,21 +167,28 @@ def _cache_lock() -> Iterator[None]:
         yield
 
 
-def pip_download_sdist(name: str, version: str, digest: str) -> Path:
+def pip_download_sdist(name: str, version: str, digest: str,
+                       finish: Callable[[Path], None] | None = None) -> Path:
     """The source distribution ``name==version`` from the package index, checked against
-    its sha256, unpacked into ``.peers/`` (once; later runs reuse it). Returns the
+    its sha256, unpacked into ``.peers/`` (once; later runs reuse it), then ``finish(folder)``
+    (once, before the folder counts as complete; runs in parallel wait for it). Returns the
     unpacked folder."""
     stem = f"{name.replace('-', '_')}-{version}"
     folder = CACHE / stem
     if (folder / ".complete").exists():
         return folder
     with _cache_lock():
-        return folder if (folder / ".complete").exists() else _fetch(name, version, digest)
+        if (folder / ".complete").exists():
+            return folder
+        _fetch(name, version, digest)
+        if finish is not None:
+            finish(folder)
+        (folder / ".complete").touch()
+        return folder
 
 
-def _fetch(name: str, version: str, digest: str) -> Path:
+def _fetch(name: str, version: str, digest: str) -> None:
     stem = f"{name.replace('-', '_')}-{version}"
-    folder = CACHE / stem
     archive = CACHE / f"{stem}.tar.gz"
     if not archive.exists() or sha256(archive) != digest:
         proc = subprocess.run(
@@ -196,8 +203,6 @@ def _fetch(name: str, version: str, digest: str) -> Path:
     with tarfile.open(archive) as tar:
         kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
         tar.extractall(CACHE, **kwargs)  # type: ignore[arg-type]
-    (folder / ".complete").touch()
-    return folder
 
 
 def log_path(opts: Options) -> Path:

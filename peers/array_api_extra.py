@@ -30,16 +30,18 @@ SHA256 = "1f0de7dde3326a7157a63ddbcfab7409b38248f0685e5a0670bd9044a54fcac0"
 KNOWN: list[Known] = []
 
 
+def _metadata(source: Path) -> None:
+    """The package's metadata, as an install would leave it: its test_version reads it."""
+    info = source / "src" / f"array_api_extra-{VERSION}.dist-info"
+    info.mkdir(exist_ok=True)
+    shutil.copy(source / "PKG-INFO", info / "METADATA")
+
+
 def prepare(opts: Options) -> Run:
     for module in ("hypothesis", "array_api_compat", "typing_extensions"):
         if importlib.util.find_spec(module) is None:
             raise Unavailable(f"array-api-extra's tests need {module}, which is not installed")
-    source = pip_download_sdist("array-api-extra", VERSION, SHA256)
-    # The package's metadata, as an install would leave it: its test_version reads it.
-    info = source / "src" / f"array_api_extra-{VERSION}.dist-info"
-    if not info.exists():
-        info.mkdir()
-        shutil.copy(source / "PKG-INFO", info / "METADATA")
+    source = pip_download_sdist("array-api-extra", VERSION, SHA256, _metadata)
     # The whole suite takes seconds: --fast runs it all too. pytest-benchmark, where
     # installed, warns under upstream's filterwarnings=error: blocked.
     args = ["-p", "peers._aax_plugin", "-p", "no:benchmark", "tests/main"]

@@ -65,6 +65,50 @@ def test_known_peer_bug_by_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert "FAILED t.py::b - AssertionError: 1 != 2" in out
 
 
+def test_sdist_unpacked_and_finished_once_in_parallel(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs in parallel (the strict and permissive runs of one peer) unpack a source
+    release once and finish it once, before any of them uses it: a finish step that
+    creates a folder raised FileExistsError in the second run when it ran outside the
+    lock."""
+    import hashlib
+    import io
+    import tarfile
+    import threading
+
+    common = _common()
+    monkeypatch.setattr(common, "CACHE", tmp_path)
+    archive = tmp_path / "demo_pkg-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        data = b"Name: demo-pkg\n"
+        member = tarfile.TarInfo("demo_pkg-1.0/PKG-INFO")
+        member.size = len(data)
+        tar.addfile(member, io.BytesIO(data))
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    finished: list[bool] = []
+
+    def finish(folder: Path) -> None:
+        finished.append((folder / ".complete").exists())
+        (folder / "meta").mkdir()  # not exist_ok: a second finish fails
+
+    results: list[object] = []
+
+    def run() -> None:
+        try:
+            results.append(common.pip_download_sdist("demo-pkg", "1.0", digest, finish))
+        except Exception as e:  # the test's failure, reported below
+            results.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [tmp_path / "demo_pkg-1.0"] * 4
+    assert finished == [False]
+    assert (tmp_path / "demo_pkg-1.0" / "PKG-INFO").read_bytes() == b"Name: demo-pkg\n"
+
+
 @pytest.mark.parametrize("profile", ["strict", "permissive"])
 @pytest.mark.parametrize("peer", PEERS)
 def test_peer_suite_on_cpu(peer: str, profile: str) -> None:
