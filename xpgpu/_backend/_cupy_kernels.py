@@ -287,8 +287,6 @@ def _ufunc_kernel(ufunc: Any, name: str, operands: tuple[numpy.dtype | None, ...
 
 
 _MISSING = object()
-# The functions whose complex arrays with a Python scalar keep CuPy's path (see below).
-_COMPLEX_SCALAR_CUPY = frozenset({"divide"})
 
 
 def _generic(ufunc: Any, name: str, cache: dict[Any, Any], args: tuple[Any, ...],
@@ -326,15 +324,11 @@ def _generic_kernel(ufunc: Any, name: str, args: tuple[Any, ...],
                     constants: Constants = ()) -> Kernel | None:
     """The kernel of ``ufunc``'s loop for the arguments' dtypes and scalar types, or None."""
     rd = [a for a in args if type(a) is _ndarray][-1].dtype  # the scalars' dtype
-    # Note: the arrays (past where's condition) share one dtype, and complex arrays divide
-    # by no Python scalar: in those two cases, the generated kernel may return NaN results
-    # with other sign and payload bits than CuPy's (the converted operand's NaN, or complex
-    # division by a loop-invariant scalar compiled differently); CuPy's path keeps them.
+    # Note: the arrays (past where's condition) share one dtype: with two, the generated
+    # kernel may return NaN results with other sign and payload bits than CuPy's (the
+    # converted operand's NaN); CuPy's path keeps them.
     for a in args[1:] if name == "where" else args:
-        if type(a) is _ndarray:
-            if a.dtype != rd:
-                return None
-        elif rd.kind == "c" and name in _COMPLEX_SCALAR_CUPY:
+        if type(a) is _ndarray and a.dtype != rd:
             return None
     kind = _KINDS[rd.kind]
     if not all(type(a) is _ndarray or _PY_KIND.get(type(a), 9) <= kind for a in args):
