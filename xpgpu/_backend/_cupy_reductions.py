@@ -322,7 +322,7 @@ FIXES: dict[str, Any] = {"var": var, "std": std}
 # ---- sum, prod, max, min, mean over trailing axes -------------------------------------
 #
 # One kernel per (operation, dtype, vector width): ``rows * C`` blocks (half a wave in all:
-# REDUCE_WAVES), each reducing a strided share of one row as above (acc = OP(acc, x) in
+# WAVES), each reducing a strided share of one row as above (acc = OP(acc, x) in
 # the thread's order, four vectors loaded at a time, then a tree over the block); with
 # C > 1 (few long rows: the whole array) each block writes its partial and the last block
 # of a row to finish (an atomic ticket) reduces the C partials in index order, so the
@@ -498,11 +498,12 @@ LANE_ROWS = 512
 # Rows reduced by several blocks at most (each has a ticket in a zeroed buffer per device
 # that the last block resets); with more rows, one block a row.
 MAX_SPLIT_ROWS = 1024
-# Note: sum, prod, max, min, mean (_REDUCE) of few rows fill half a wave: each thread keeps
-# four 16-byte loads in flight, and on an H100 half a wave read 2**26 float64 0.5-1% faster
-# than a whole one (0.995-1.002 of PyTorch's throughput against 0.990-0.992; float32
-# 1.026 against 1.020), the partials the last block combines halved.
-REDUCE_WAVES = 0.5
+# Note: the kernels of few rows (reductions, var/std, argmax/argmin) fill half a wave of
+# blocks: with several loads in flight a thread, half a wave read as fast as a whole one
+# and the last block combines half the partials. On an H100 against PyTorch's throughput,
+# 2**26 elements: float64 sum 0.995 (a whole wave 0.990), float32 argmax 1.040 (1.007),
+# float32 var 1.092 (1.039); 2**20 float64 argmax 1.37 (1.11).
+WAVES = 0.5
 _scratches: dict[Any, Any] = {}  # by (device, stream): tickets; (..., itemsizes): all
 _reduce_kernels: dict[Any, Any] = {}
 
@@ -606,11 +607,10 @@ def _lanes(rows: int, length: int, n: int) -> int | None:
     return max(0, min(5, (-(-length // n) - 1).bit_length() - 3))
 
 
-def _chunks(rows: int, length: int, per_block: int, device: int, waves: float = 1) -> int:
-    """Blocks per row: one where rows fill the device, else enough to fill ``waves``
-    waves."""
+def _chunks(rows: int, length: int, per_block: int, device: int) -> int:
+    """Blocks per row: one where rows fill the device, else enough to fill WAVES waves."""
     return 1 if rows > MAX_SPLIT_ROWS else max(
-        1, min(-(-length // per_block), -(-int(_wave(device) * waves) // rows)))
+        1, min(-(-length // per_block), -(-int(_wave(device) * WAVES) // rows)))
 
 
 # ---- plans ----------------------------------------------------------------------------
@@ -858,7 +858,7 @@ def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, thresho
     if shift is not None:
         return plan(kernels[1], -(-rows // (BLOCK >> shift)), out, out_dtype,
                     (numpy.int64(rows), numpy.int64(length), numpy.int32(shift)))
-    chunks = _chunks(rows, length, BLOCK * n * 4, device, REDUCE_WAVES)
+    chunks = _chunks(rows, length, BLOCK * n * 4, device)
     return plan(kernels[0], rows * chunks, out, out_dtype,
                 (numpy.int64(length), numpy.int32(chunks)), device,
                 (4 if load else acc.itemsize,), chunks > 1)
