@@ -180,6 +180,14 @@ def _bounds_message(op: str, shape: tuple[int, ...], key: Any, exc: Exception) -
     return _out_of_bounds(op, shape, key)
 
 
+def _mask(x: Array, data: Any, key: Any) -> Any:
+    """``data[key]`` of backend data ``key`` (a boolean mask of leading axes, or in the
+    permissive profile any array index) by the backend's ``mask_getitem`` where it has one
+    (None: the ndarray's own indexing)."""
+    take = x._device.backend.mask_getitem
+    return data[key] if take is None else take(data, key)
+
+
 def getitem(key_of: Callable[[Array, Any, str], Any],
             index_message: Callable[[str, tuple[int, ...], Any, Exception], str] = _bounds_message
             ) -> Callable[[Array, Any], Array]:
@@ -222,12 +230,12 @@ def getitem(key_of: Callable[[Array, Any, str], Any],
                 raise IndexError(_out_of_bounds("__getitem__", data.shape, key)) from None
         elif (t is Array and key._dtype is bool_ and key._device is self._device
               and key._data.shape == data.shape):
-            result = data[key._data]  # fast path: a mask of the array's own shape
+            result = _mask(self, data, key._data)  # fast path: a mask of the array's shape
         else:
             bkey = key
             try:
                 bkey = key_of(self, key, "__getitem__")
-                result = data[bkey]
+                result = _mask(self, data, bkey) if type(bkey) is type(data) else data[bkey]
                 if type(bkey) is EmptyMask:
                     result = result.reshape((0, *data.shape[len(bkey):]))
             except IndexError as e:

@@ -419,9 +419,11 @@ binary(PyObject *module, PyObject *args)
  * The same fast paths as the Python functions they wrap (`fallback`, the definition, which
  * takes every other call and gives every error its message): a key of Python ints and
  * slices of Python ints (or None) with one entry per axis, one such slice or int of a
- * 1-D array, or a boolean mask array of the array's shape and device (GETITEM); a shape of Python ints >= -1 (RESHAPE); one Python int per axis
- * (PERMUTE). The backend's view keeps the array's dtype and device. A view of CuPy costs
- * ~2 us, so 5% of it is less than one Python call of the wrapper. */
+ * 1-D array, or a boolean mask array of the array's shape and device (GETITEM: the
+ * backend's mask_getitem where it is not None); a shape of Python ints >= -1 (RESHAPE);
+ * one Python int per axis (PERMUTE). The backend's view keeps the array's dtype and
+ * device. A view of CuPy costs ~2 us, so 5% of it is less than one Python call of the
+ * wrapper. */
 enum { GETITEM, RESHAPE, PERMUTE };
 
 typedef struct {
@@ -430,7 +432,7 @@ typedef struct {
     PyObject *mask; /* GETITEM: the dtype of the masks it takes (bool), else None */
 } View;
 
-static PyObject *str_ndim, *str_getitem, *str_shape;
+static PyObject *str_ndim, *str_getitem, *str_shape, *str_mask_getitem;
 
 /* The data of `key` where it is a boolean array (dtype `mask`) of x's shape and device,
  * else NULL with no exception set (the Python path tells why). */
@@ -541,7 +543,23 @@ View_vectorcall(View *self, PyObject *const *args, size_t nargsf, PyObject *kwna
         goto python;
     }
     PyObject *device = SLOT(x, off_device);
-    if (self->n == GETITEM) {
+    if (mask != NULL) {
+        /* The backend's mask_getitem(data, mask) where it has one (None: data[mask]); with
+         * several GPUs, reading it makes the device current. */
+        PyObject *take = PyObject_GetAttr(SLOT(device, off_backend), str_mask_getitem);
+        if (take == NULL) {
+            return NULL;
+        }
+        if (take == Py_None) {
+            result = PyObject_GetItem(data, key);
+        }
+        else {
+            PyObject *operands[2] = {data, key};
+            result = PyObject_Vectorcall(take, operands, 2, NULL);
+        }
+        Py_DECREF(take);
+    }
+    else if (self->n == GETITEM) {
         result = PyObject_GetItem(data, key);
     }
     else {
@@ -1081,8 +1099,10 @@ PyInit__speedups(void)
     str_setitem = PyUnicode_InternFromString("setitem");
     str_shape = PyUnicode_InternFromString("shape");
     str_default = PyUnicode_InternFromString("_default");
+    str_mask_getitem = PyUnicode_InternFromString("mask_getitem");
     if (str_dtype == NULL || str_asarray == NULL || str_ndim == NULL || str_getitem == NULL || str_device == NULL
-        || str_default == NULL || str_setitem == NULL || str_shape == NULL) {
+        || str_default == NULL || str_setitem == NULL || str_shape == NULL
+        || str_mask_getitem == NULL) {
         return NULL;
     }
     return PyModule_Create(&module_def);

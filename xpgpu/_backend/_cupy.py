@@ -173,7 +173,8 @@ def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
         axis += span
 
 
-FIXES: dict[str, Any] = {"full": _full, "zeros": _zeros, "ones": _ones, "setitem": _setitem}
+FIXES: dict[str, Any] = {"full": _full, "zeros": _zeros, "ones": _ones, "setitem": _setitem,
+                         "mask_getitem": _cupy_indexing.mask_getitem}
 # CuPy's module functions that call the ndarray method, called as the method (the
 # reductions among them are replaced below by xpgpu's kernels, whose fallbacks they are).
 FIXES.update(_cupy_reductions.CUPY_METHODS)

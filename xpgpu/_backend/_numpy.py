@@ -71,6 +71,7 @@ _METHODS = {name: method(getattr(numpy, name), numpy.ndarray, name)
 
 # Fixes of NumPy's results where they differ from the standard, by the standard's name.
 FIXES: dict[str, Any] = {"setitem": operator.setitem}  # x[key] = value
+FIXES["mask_getitem"] = None  # x[mask]: NumPy's own (the indexing layer calls it directly)
 FIXES["astype"] = lambda x, dtype: x.astype(dtype)  # the method, as a function (CuPy's too)
 FIXES["copy"] = lambda x: x.copy()  # a C-ordered copy (the method: numpy.copy keeps the order)
 FIXES.update(_METHODS)
