@@ -1,13 +1,17 @@
 """``concat``/``stack`` along the first axis as one kernel or device-to-device copies
 (xpgpu/_backend/_cupy_manipulation.py), and ``x[mask] = scalar``, ``x[key] = scalar``,
-``full`` and ``ones`` as one kernel (xpgpu/_backend/_cupy_indexing.py) on CUDA, against
-NumPy, bit for bit: every dtype, empty pieces, the axes and layouts that keep CuPy's path,
-stream order, -0.0 and NaN, the scalars that keep CuPy's path.
+``full`` and ``ones`` as one kernel or memset and ``x[mask]`` as a scan and one kernel
+(xpgpu/_backend/_cupy_indexing.py) on CUDA, against NumPy, bit for bit: every dtype, empty
+pieces, masks of leading axes, the axes and layouts that keep CuPy's path, stream order,
+-0.0 and NaN, the scalars that keep CuPy's path.
 
     python -m pytest tests/test_join_and_fill.py -m cuda
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +30,7 @@ import cupy  # noqa: E402
 from xpgpu._backend import _cupy as C  # noqa: E402
 from xpgpu._backend import _cupy_indexing as I  # noqa: E402
 from xpgpu._backend import _cupy_manipulation as M  # noqa: E402
+from xpgpu._backend import _cupy_scan as S  # noqa: E402
 
 CUDA = _devices.lookup("cuda:0")
 DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -42,6 +47,21 @@ def _random(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.
 
 def _bits(a: np.ndarray) -> bytes:
     return np.ascontiguousarray(a).tobytes()
+
+
+def _answers(monkeypatch: pytest.MonkeyPatch, name: str,
+             took: Callable[[Any], bool]) -> list[bool]:
+    """``took`` of what each later call of ``_cupy_indexing.<name>`` returns."""
+    answers: list[bool] = []
+    func = getattr(I, name)
+
+    def recorded(*args: Any) -> Any:
+        out = func(*args)
+        answers.append(took(out))
+        return out
+
+    monkeypatch.setattr(I, name, recorded)
+    return answers
 
 
 @pytest.fixture(params=["kernel", "copies"])
@@ -145,15 +165,7 @@ def _scalars(dtype: str) -> list[object]:
 def test_mask_fill(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """x[mask] = scalar against NumPy's, bit for bit, in 1-D and 3-D, with one kernel."""
     rng = np.random.default_rng(len(dtype) + 7)
-    launched: list[int] = []
-    fill = I.mask_fill
-
-    def counted(data: object, mask: object, value: object) -> bool:
-        done = fill(data, mask, value)
-        launched.append(done)
-        return done
-
-    monkeypatch.setattr(I, "mask_fill", counted)
+    launched = _answers(monkeypatch, "mask_fill", bool)
     for shape in ((1000,), (3, 5, 7), (1,)):
         for value in _scalars(dtype):
             host = _random(rng, shape, dtype)
@@ -185,16 +197,7 @@ def test_mask_fill_elsewhere_is_cupys() -> None:
 @pytest.fixture
 def fills(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """What each call of ``_cupy_indexing.fill`` answered (True: the kernel stored it)."""
-    answers: list[bool] = []
-    fill = I.fill
-
-    def counted(data: object, value: object) -> bool:
-        done = fill(data, value)
-        answers.append(done)
-        return done
-
-    monkeypatch.setattr(I, "fill", counted)
-    return answers
+    return _answers(monkeypatch, "fill", bool)
 
 
 # Basic keys whose selection is C-contiguous or 1-D (strided, reversed, a column): one kernel.
@@ -276,3 +279,65 @@ def test_fill_elsewhere_is_cupys(fills: list[bool]) -> None:
     host[[0, 2]] = 5.0
     assert _bits(to_numpy(x)) == _bits(host)
     assert fills == [False]
+
+
+# (data shape, mask shape): the mask of every axis, of leading axes, of one element.
+SHAPES = [((1000,), (1000,)), ((3, 5, 7), (3, 5, 7)), ((6, 4), (6,)), ((4, 3, 2), (4, 3)),
+          ((1,), (1,)), ((70000,), (70000,))]
+
+
+@pytest.fixture
+def takes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each call of ``mask_take`` took the key (True) or left it to CuPy."""
+    return _answers(monkeypatch, "mask_take", lambda out: out is not None)
+
+
+@pytest.mark.parametrize("positions", ["int32", "int64"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mask_take(dtype: str, positions: str, takes: list[bool],
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """x[mask] against NumPy's, bit for bit, by the kernel: random masks, none and all
+    selected."""
+    if positions == "int64":
+        monkeypatch.setattr(I, "INT32_POSITIONS", 0)
+    rng = np.random.default_rng(len(dtype))
+    for shape, mshape in SHAPES:
+        host = _random(rng, shape, dtype)
+        x = xp.asarray(host, device=CUDA)
+        for m in (rng.random(mshape) < 0.4, np.zeros(mshape, bool), np.ones(mshape, bool)):
+            del takes[:]
+            got = to_numpy(x[xp.asarray(m, device=CUDA)])
+            want = host[m]
+            assert got.shape == want.shape and got.tobytes() == want.tobytes(), (shape, m.sum())
+            assert takes == [True]
+
+
+def test_mask_take_elsewhere_is_cupys(takes: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Views, a 0-d mask, an integer key, an empty array and a scan turned off are not the
+    kernel's (None): CuPy's path gives the same values."""
+    a = cupy.arange(24, dtype=cupy.float32).reshape(4, 6)
+    m = cupy.asarray(np.array([[1, 0, 1, 0, 1, 1]] * 4, bool))
+    for data, mask in ((a[:, ::2], m[:, ::2]), (a, m[:, ::-1]), (a[1:], m[1:, ::-1]),
+                       (a, cupy.asarray(True)), (a, cupy.arange(4)), (a[:0], m[:0])):
+        assert I.mask_take(data, mask) is None
+    host = np.arange(24.0).reshape(4, 6)
+    hm = np.array([[1, 0, 1, 0, 1, 1]] * 4, bool)
+    x, mx = xp.asarray(host, device=CUDA), xp.asarray(hm, device=CUDA)
+    del takes[:]
+    np.testing.assert_array_equal(to_numpy(x[:, ::2][mx[:, ::2]]), host[:, ::2][hm[:, ::2]])
+    monkeypatch.setattr(S, "MIN_SIZE", 1 << 62)
+    np.testing.assert_array_equal(to_numpy(x[mx]), host[hm])
+    assert takes == [False, False]
+
+
+def test_mask_take_in_stream_order() -> None:
+    """On a stream of its own, behind kernels that write the array and the mask, the take
+    reads what they wrote."""
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        slow = cupy.ones(1 << 24, np.float64)
+        for i in range(10):
+            data = cupy.sin(slow)[:1000] * 0 + i  # written by kernels queued just before
+            mask = (cupy.sin(slow)[:1000] * 0 + cupy.arange(1000)) % 3 == 0
+            out = I.mask_take(data, mask)
+            assert out.shape == (334,) and bool((out == i).all())
