@@ -496,3 +496,36 @@ def test_backend_views_are_ndarray_methods() -> None:
         data = backend.asarray(np.arange(6.0))
         assert backend.reshape(data, (2, 3)).shape == (2, 3)
         assert backend.permute_dims(backend.reshape(data, (2, 3)), (1, 0)).shape == (3, 2)
+
+
+@built
+def test_subscript_calls_what_getitem_is() -> None:
+    """x[key] calls the compiled __getitem__ directly (fast_subscript), and whatever is
+    assigned as Array.__getitem__ afterwards (CPython's generic slot again), and the
+    profile's own __getitem__ after each switch."""
+    speedups = _elementwise._speedups
+    x = xp.asarray([1.0, 2.0, 3.0])
+    view = xp.Array.__dict__["__getitem__"]
+    assert speedups.fast_subscript() is True
+    assert float(x[1]) == 2.0
+    try:
+        xp.Array.__getitem__ = lambda self, key: ("other", key)  # type: ignore[method-assign]
+        assert x[1] == ("other", 1)
+        assert speedups.fast_subscript() is False  # not a View: left to the generic slot
+        assert x[:2] == ("other", slice(None, 2))
+    finally:
+        xp.Array.__getitem__ = view  # type: ignore[method-assign]
+    assert speedups.fast_subscript() is True
+    assert float(x[2]) == 3.0
+    strict = xp._profile.current()
+    try:
+        xp.set_strict(True)
+        with pytest.raises(IndexError):
+            x[[0, 2]]  # a list index: refused by the strict profile
+        xp.set_strict(False)
+        np.testing.assert_array_equal(to_numpy(x[[0, 2]]), [1.0, 3.0])  # NumPy's rule
+        xp.set_strict(True)
+        with pytest.raises(IndexError):
+            x[[0, 2]]
+    finally:
+        xp.set_strict(strict)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import _profile, _version
 from . import _validate as v
-from . import _version
 from ._array import GETITEM, Array, compiled_view, speedups, wrap, wrap_checked
 from ._dtypes import ALL, CATEGORIES, KINDS, PROMOTION, DType, bool_
 from ._scalars import INT_BOUNDS
@@ -336,3 +336,7 @@ __getitem__ = getitem(backend_key)
 __setitem__ = setitem(backend_key, _value)
 Array.__getitem__ = __getitem__  # type: ignore[method-assign]
 Array.__setitem__ = __setitem__  # type: ignore[method-assign]
+if speedups is not None:
+    # x[key] calls the compiled __getitem__ without CPython's generic slot (_speedups.c:
+    # fast_subscript), again after each profile switch (which assigns __getitem__).
+    _profile.on_switch(lambda strict: speedups.fast_subscript())
