@@ -110,7 +110,7 @@ def _negative_zero(value: Any) -> bool:
 
 def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
     out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.full without its Python layer
-    if _cupy_indexing.fill(out, fill_value):  # one kernel (C-contiguous)
+    if _cupy_indexing.fill(out, fill_value):  # a memset or one kernel (C-contiguous)
         return out
     if not _negative_zero(fill_value):
         out.fill(fill_value)
