@@ -466,13 +466,19 @@ def test_views_in_c_as_in_python(device: Any) -> None:
               for s in ((4, 6), (-1, 2), (2, -1, 3), (24,), (5, 5), (-1, -1), (-2, 12), [4, 6],
                         (4.0, 6), (2**70, 0))]
     calls += [(permute_dims, permute_dims.__wrapped__, m, p)
-              for p in ((1, 0), (0, 1), (-1, 0), (0, 0), (2, 0), (0,), [1, 0], (1.0, 0))]
+              for p in ((1, 0), (0, 1), (-1, 0), (-1, -2), (1, -2), (0, 0), (2, 0), (0,), [1, 0],
+                        (1.0, 0))]
+    cube = xp.reshape(a, (2, 3, 4))  # a reversal of the axes is the ndarray's T in C
+    calls += [(permute_dims, permute_dims.__wrapped__, x, p) for x, axes in (
+        (cube, ((2, 1, 0), (-1, 1, -3), (2, 1, -1), (0, 2, 1), (1, 0, 2))), (a, ((0,), (-1,))),
+        (a[3], ((),))) for p in axes]
     for fast, python, x, key in calls:
         outcome = []
         for f in (fast, python):
             try:
                 r = f(x, key)
-                outcome.append((to_numpy(r), r.dtype, r.device, r.shape))
+                strides = getattr(r._data, "strides", None)  # a view of the same layout
+                outcome.append((to_numpy(r), r.dtype, r.device, r.shape, strides))
             except Exception as e:  # the same refusal, word for word
                 outcome.append((type(e), str(e)))
         (got, want) = outcome
