@@ -16,6 +16,8 @@ import cupy
 import cupy.fft
 import cupy.linalg
 
+from . import _cupy_solve
+
 # Note: with one GPU it is always the current device, and the context (``with x.device``:
 # a Device made, the current device read on entry and on exit) is skipped: a small
 # linalg.solve went from 1.09x to 0.96x CuPy's time a call on an H100.
@@ -109,7 +111,8 @@ def _geev(name: str) -> Callable[..., Any]:
     return call
 
 
-LINALG = _Namespace(cupy.linalg, {"eig": _geev("eig"), "eigvals": _geev("eigvals")})
+LINALG = _Namespace(cupy.linalg, {"eig": _geev("eig"), "eigvals": _geev("eigvals"),
+                                   "solve": _on_input_device(_cupy_solve.solve)})
 # Note: CuPy 14's n-D transforms shape the result wrongly when ``axes`` is not increasing
 # (rfftn of a (1, 2) array with s=(1, 2), axes=[1, 0] gives shape (1, 2), NumPy (2, 1));
 # the axes are moved last in the requested order, where CuPy gets them right, and back
