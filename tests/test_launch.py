@@ -207,3 +207,83 @@ def test_memset_words_on_the_current_stream() -> None:
             np.testing.assert_array_equal(x.get(), want)
     with pytest.raises(ValueError, match="width"):
         L.memset(x.data.ptr, 0, 1, 3)
+
+
+def _basic(key: Any, ndim: int) -> bool:
+    """Whether basic_view takes ``key`` (its documented keys), the oracle's side."""
+    items = key if type(key) is tuple else (key,)
+
+    def int64(v: Any) -> bool:
+        return type(v) is int and -2**63 <= v < 2**63
+
+    return 0 < len(items) <= ndim and all(
+        int64(k) or (type(k) is slice and all(v is None or int64(v) for v in
+                                             (k.start, k.stop, k.step))
+                     and (k.step is None or k.step > 0))
+        for k in items)
+
+
+def test_basic_view_as_cupys_indexing() -> None:
+    """basic_view(data, key), the view x[key] takes on CUDA: for each key it takes, CuPy's
+    own data[key] (shape, strides, flags, dtype, values, the same address); None for the
+    others (CuPy's indexing then); the memory shared and kept alive."""
+    base = cupy.arange(2 * 3 * 4 * 5, dtype=cupy.float32).reshape(2, 3, 4, 5)
+    arrays = [cupy.arange(10.0), base, base[:, ::2], base.transpose(3, 1, 0, 2), base[1, :, 1:3],
+              cupy.arange(12, dtype=cupy.int8).reshape(3, 4)[:, 1:], cupy.asfortranarray(base),
+              cupy.arange(10.0)[::-1], cupy.asarray(3.0), cupy.zeros((0, 3))]
+    keys = [0, -1, 3, 10, -11, slice(None), slice(1, 10), slice(1, None, 2), slice(None, None, 3),
+            slice(-3, None), slice(100, 200), slice(2, 1), slice(None, None, -1), slice(0, 2**70),
+            slice(0.0, 1), (0, 0), (1, slice(None)), (slice(None), 1), (-1, slice(0, 2), 1),
+            (0, 1, 2, 3), (slice(None),) * 4, (0, 0, 0, 0, 0), (), None, Ellipsis,
+            (Ellipsis, 0), True, 2**70]
+    taken = 0
+    for data in arrays:
+        for key in keys:
+            view = L.basic_view(data, key)
+            try:
+                want = data[key]
+            except (IndexError, TypeError, OverflowError):
+                assert view is None, (data.shape, key)
+                continue
+            expected = (_basic(key, data.ndim) and want.size > 0 and data.size > 0
+                        and min(data.strides, default=0) >= 0)
+            assert (view is not None) == expected, (data.shape, data.strides, key)
+            if view is None:
+                continue
+            taken += 1
+            assert type(view) is cupy.ndarray and view.dtype == want.dtype
+            assert (view.shape, view.strides, view.data.ptr) == (want.shape, want.strides,
+                                                                 want.data.ptr)
+            assert (view.flags.c_contiguous, view.flags.f_contiguous) == (
+                want.flags.c_contiguous, want.flags.f_contiguous), (data.shape, key)
+            np.testing.assert_array_equal(view.get(), want.get())
+    assert taken >= 80, taken
+    data = cupy.zeros((4, 5))
+    L.basic_view(data, (2, slice(1, 4)))[...] = 7.0  # writes through to data
+    expected = np.zeros((4, 5))
+    expected[2, 1:4] = 7.0
+    np.testing.assert_array_equal(data.get(), expected)
+    view = L.basic_view(cupy.arange(1000.0), slice(10, 20))  # holds the allocation
+    cupy.get_default_memory_pool().free_all_blocks()
+    cupy.ones(1000) * 5.0
+    np.testing.assert_array_equal(view.get(), np.arange(10.0, 20.0))
+    assert L.basic_view(np.arange(3.0), 1) is None  # CuPy's ndarray only
+
+
+@pytest.mark.parametrize("shape, dtype", [((3, 5), "float32"), (7, "int8"), ((2, 3), "complex128"),
+                                          (0, "float64"), ((4, 0), "int16"), (1001, "bool"),
+                                          ((), "uint64")])
+def test_zeros_as_cupys(shape: Any, dtype: str) -> None:
+    """zeros(shape, dtype) in C: cupy.zeros's array (shape, dtype, layout), zero bytes in
+    memory the pool hands back dirty, set on the current stream."""
+    dirty = cupy.full(4096, 255, cupy.uint8)  # freed below: the next allocation reuses it
+    del dirty
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        got = L.zeros(shape, np.dtype(dtype))
+        stream.synchronize()
+    want = cupy.zeros(shape, dtype)
+    assert type(got) is cupy.ndarray
+    assert (got.shape, got.dtype, got.strides) == (want.shape, want.dtype, want.strides)
+    assert got.get().tobytes() == bytes(got.nbytes)
+    assert L._zeros_python(shape, np.dtype(dtype)).get().tobytes() == bytes(got.nbytes)

@@ -338,8 +338,8 @@ def _alloc(func: str, name: str, shape: Any, dtype: Any, device: Any,
     # The allocation runs on the target: with several GPUs, reading target.backend
     # makes it current (DeviceBackend); with one, it is the only one.
     backend = target.backend
-    if fill is None:
-        data = getattr(backend, name)(dims, dtype=dt.dtype)
+    if fill is None:  # (the backends' zeros, ones and empty take (shape, dtype))
+        data = getattr(backend, name)(dims, dt.dtype)
     else:
         data = backend.full(dims, fill, dtype=dt.dtype)
     return wrap(data, dt, target)
@@ -351,7 +351,7 @@ def _like(func: str, name: str, x: Any, dtype: Any, device: Any, fill: Any = Non
     target = x._device if device is None else v.device_arg(func, device)
     backend = target.backend  # current on reading, as in _alloc
     if fill is None:
-        data = getattr(backend, name)(x._data.shape, dtype=dt.dtype)
+        data = getattr(backend, name)(x._data.shape, dt.dtype)
     else:
         data = backend.full(x._data.shape, fill, dtype=dt.dtype)
     return wrap(data, dt, target)

@@ -422,8 +422,9 @@ binary(PyObject *module, PyObject *args)
  * 1-D array, or a boolean mask array of the array's shape and device (GETITEM: the
  * backend's mask_getitem where it is not None); a shape of Python ints >= -1 (RESHAPE);
  * one Python int per axis (PERMUTE). The backend's view keeps the array's dtype and
- * device. A view of CuPy costs ~2 us, so 5% of it is less than one Python call of the
- * wrapper. */
+ * device; a key of ints and slices into CuPy data is made by the CuPy adapter's C
+ * function (basic_views(): _launch.c's basic_view_of) where it takes the key. A view of
+ * CuPy costs ~2 us, so 5% of it is less than one Python call of the wrapper. */
 enum { GETITEM, RESHAPE, PERMUTE };
 
 typedef struct {
@@ -433,6 +434,11 @@ typedef struct {
 } View;
 
 static PyObject *str_ndim, *str_getitem, *str_shape, *str_mask_getitem, *str_T;
+
+/* A backend's maker of basic views (basic_views()): for data of type basic_type, the
+ * view data[key], or NULL with no exception where it makes none (data[key] then). */
+static PyTypeObject *basic_type;
+static PyObject *(*basic_view_of)(PyObject *data, PyObject *key);
 
 /* The data of `key` where it is a boolean array (dtype `mask`) of x's shape and device,
  * else NULL with no exception set (the Python path tells why). */
@@ -577,7 +583,13 @@ View_vectorcall(View *self, PyObject *const *args, size_t nargsf, PyObject *kwna
         Py_DECREF(take);
     }
     else if (self->n == GETITEM) {
-        result = PyObject_GetItem(data, key);
+        result = Py_TYPE(data) == basic_type ? basic_view_of(data, key) : NULL;
+        if (result == NULL) {
+            if (PyErr_Occurred()) {
+                return NULL;
+            }
+            result = PyObject_GetItem(data, key);
+        }
     }
     else {
         /* Note: both backends' reshape and permute_dims are the ndarray's methods reshape
@@ -651,6 +663,22 @@ fast_subscript(PyObject *module, PyObject *Py_UNUSED(ignored))
     Py_XSETREF(subscript_view, Py_NewRef(getitem));
     array_type->tp_as_mapping->mp_subscript = array_subscript;
     Py_RETURN_TRUE;
+}
+
+static PyObject *
+basic_views(PyObject *module, PyObject *args)
+{
+    PyObject *type, *capsule;
+    if (!PyArg_ParseTuple(args, "O!O:basic_views", &PyType_Type, &type, &capsule)) {
+        return NULL;
+    }
+    void *f = PyCapsule_GetPointer(capsule, "xpgpu._launch.basic_view");
+    if (f == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(basic_type, (PyTypeObject *)Py_NewRef(type));
+    basic_view_of = (PyObject * (*)(PyObject *, PyObject *)) f;
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -1130,6 +1158,10 @@ static PyMethodDef module_methods[] = {
     {"alloc", alloc, METH_VARARGS,
      "alloc(fallback, name, default_dtype, Device, devices_globals): zeros, ones or empty "
      "(name) with the fast path of _creation._alloc in C."},
+    {"basic_views", basic_views, METH_VARARGS,
+     "basic_views(ndarray_type, capsule): x[key] of arrays whose data is of ndarray_type "
+     "takes its view from the capsule's C function (xpgpu._backend._launch.BASIC_VIEW) "
+     "first."},
     {"binary", binary, METH_VARARGS,
      "binary(fallback, table, n, cpu_func, name, label[, by_type, lo, hi]): the fast path "
      "of one function (table: n * n results, or n for a unary function); cpu_func: the CPU "

@@ -280,7 +280,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     batch = broadcast_shape(func, x1.shape[:-2], b.shape[:-2], "the stack shapes")
     if 0 in batch or 0 in b.shape[-2:]:
         # Note: CuPy 14 divides by zero on empty right-hand sides; nothing to solve.
-        data = backend.zeros((*batch, *b.shape[-2:]), dtype=dtype.dtype)
+        data = backend.zeros((*batch, *b.shape[-2:]), dtype.dtype)
     else:
         data = _call(func, device, "solve",
                      backend.broadcast_to(cast_data(x1, dtype), (*batch, m, m)),

@@ -11,6 +11,7 @@ from . import (
     RENAMES,
     _cupy_indexing,
     _cupy_kernels,
+    _cupy_launch,
     _cupy_linalg,
     _cupy_logspace,
     _cupy_manipulation,
@@ -119,12 +120,6 @@ def _full(shape: Any, fill_value: Any, dtype: Any, order: str = "C") -> Any:
     return out
 
 
-def _zeros(shape: Any, dtype: Any, order: str = "C") -> Any:
-    out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.zeros without its Python layer
-    out.data.memset_async(0, out.nbytes)
-    return out
-
-
 def _ones(shape: Any, dtype: Any, order: str = "C") -> Any:
     out = cupy.ndarray(shape, dtype, None, None, order)  # cupy.ones without its Python layer
     if not _cupy_indexing.fill(out, 1):
@@ -144,7 +139,8 @@ def _setitem(data: Any, key: Any, value: Any) -> None:
             return
     elif type(value) in _cupy_indexing.SCALARS and (
             t in _BASIC or (t is tuple and all(type(k) in _BASIC for k in key))):
-        if _cupy_indexing.fill(data[key], value):
+        view = _cupy_launch.basic_view(data, key)
+        if _cupy_indexing.fill(data[key] if view is None else view, value):
             return
     if _negative_zero(value):
         value = cupy.asarray([value], data.dtype).reshape(())
@@ -173,8 +169,8 @@ def _empty_axis_scatter(shape: tuple[int, ...], key: Any) -> None:
         axis += span
 
 
-FIXES: dict[str, Any] = {"full": _full, "zeros": _zeros, "ones": _ones, "setitem": _setitem,
-                         "mask_getitem": _cupy_indexing.mask_getitem}
+FIXES: dict[str, Any] = {"full": _full, "zeros": _cupy_launch.zeros, "ones": _ones,
+                         "setitem": _setitem, "mask_getitem": _cupy_indexing.mask_getitem}
 # CuPy's module functions that call the ndarray method, called as the method (the
 # reductions among them are replaced below by xpgpu's kernels, whose fallbacks they are).
 FIXES.update(_cupy_reductions.CUPY_METHODS)

@@ -821,6 +821,204 @@ count(PyObject *module, PyObject *Py_UNUSED(ignored))
     return PyLong_FromUnsignedLongLong(launches);
 }
 
+/* zeros(shape, dtype): cupy.ndarray(shape, dtype) set to zero bytes on CuPy's current
+ * stream (cuMemsetD32Async, cuMemsetD8Async where the size is not a multiple of 4), as
+ * cupy.zeros does without its two Python layers (the function, data.memset_async), which
+ * takes over where the driver's memset functions were not found. */
+static PyObject *str_nbytes, *str_memset_async;
+
+static PyObject *
+zeros(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "zeros(shape, dtype) takes 2 arguments");
+        return NULL;
+    }
+    PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, args, 2, NULL);
+    PyObject *value = out == NULL ? NULL : PyObject_GetAttr(out, str_nbytes);
+    if (value != NULL && (cu_memset8 == NULL || cu_memset32 == NULL)) {
+        PyObject *data = PyObject_GetAttr(out, str_data), *zero = PyLong_FromLong(0);
+        PyObject *done = data == NULL || zero == NULL ? NULL : PyObject_CallMethodObjArgs(
+            data, str_memset_async, zero, value, NULL);
+        Py_XDECREF(data);
+        Py_XDECREF(zero);
+        Py_DECREF(value);
+        if (done == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(done);
+        return out;
+    }
+    size_t nbytes = value == NULL ? 0 : PyLong_AsSize_t(value);
+    Py_XDECREF(value);
+    void *ptr = NULL;
+    if (value == NULL || PyErr_Occurred() || (nbytes && data_pointer(out, &ptr, NULL) < 0)) {
+        Py_XDECREF(out);
+        return NULL;
+    }
+    if (nbytes) {
+        PyObject *none = ensure_context(); /* as run() */
+        intptr_t stream = none == NULL ? -1 : current_stream();
+        Py_XDECREF(none);
+        if (stream == -1 && PyErr_Occurred()) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        unsigned long long at = (unsigned long long)(uintptr_t)ptr;
+        int status = nbytes % 4 ? cu_memset8(at, 0, nbytes, (void *)stream)
+                                : cu_memset32(at, 0, nbytes / 4, (void *)stream);
+        if (status != 0) {
+            Py_DECREF(out);
+            PyErr_Format(PyExc_RuntimeError, "zeros: cuMemsetD%dAsync failed (CUDA error %d)",
+                         nbytes % 4 ? 8 : 32, status);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* ---- basic_view: data[key] of a basic key, made without CuPy's indexing --------------
+ *
+ * CuPy parses a key in its indexing routines and then makes the view: 1.6-1.9 us of an
+ * H100 host for a[3], a[1:10] or M[2, :]. The view itself, ndarray(shape, dtype,
+ * data.data + offset[, strides]), takes 0.95-1.3. Here the key's geometry is worked out
+ * as NumPy's basic indexing does it: an int takes its axis away (offset += i * stride), a
+ * slice keeps it (offset += start * stride, length, stride * step), axes past the key are
+ * kept. The view shares the memory (its MemoryPointer holds the allocation); strides are
+ * passed only where the view is not C-contiguous (CuPy computes C strides faster). Keys
+ * of Python ints and slices of Python ints (of 64 bits: CuPy refuses larger ones, which
+ * NumPy clips) with no or a positive step, at most one per
+ * axis, into a cupy.ndarray with non-negative strides, giving a non-empty view: anything
+ * else (a negative step, an int out of bounds, None, an ellipsis, arrays) is CuPy's. */
+#define MAX_AXES 64
+
+static PyObject *str_strides, *str_itemsize;
+
+static PyObject *
+basic_view_of(PyObject *data, PyObject *key)
+{
+    if (Py_TYPE(data) != ndarray_type) {
+        return NULL;
+    }
+    PyObject *const *items = &key;
+    Py_ssize_t k = 1;
+    if (PyTuple_CheckExact(key)) {
+        items = &PyTuple_GET_ITEM(key, 0);
+        k = PyTuple_GET_SIZE(key);
+    }
+    PyObject *shape = PyObject_GetAttr(data, str_shape), *result = NULL;
+    PyObject *strides = shape == NULL ? NULL : PyObject_GetAttr(data, str_strides);
+    if (strides == NULL || !PyTuple_CheckExact(shape) || !PyTuple_CheckExact(strides)) {
+        goto done;
+    }
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape), m = 0, offset = 0;
+    Py_ssize_t lengths[MAX_AXES], steps[MAX_AXES];
+    if (k == 0 || k > ndim || ndim > MAX_AXES || PyTuple_GET_SIZE(strides) != ndim) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < ndim; i++) {
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+        Py_ssize_t stride = PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i));
+        if (n <= 0 || stride < 0) {
+            goto done; /* empty, or a reversed axis (also -1 where the attribute failed) */
+        }
+        if (i >= k) {
+            lengths[m] = n;
+            steps[m++] = stride;
+            continue;
+        }
+        PyObject *item = items[i];
+        if (PyLong_CheckExact(item)) {
+            Py_ssize_t j = PyLong_AsSsize_t(item);
+            if (j == -1 && PyErr_Occurred()) {
+                goto done;
+            }
+            j += j < 0 ? n : 0;
+            if (j < 0 || j >= n) {
+                goto done;
+            }
+            offset += j * stride;
+            continue;
+        }
+        if (!PySlice_Check(item)) {
+            goto done;
+        }
+        PySliceObject *slice = (PySliceObject *)item;
+        PyObject *parts[3] = {slice->start, slice->stop, slice->step};
+        for (int p = 0; p < 3; p++) { /* None or an int of 64 bits, as CuPy takes them */
+            if (parts[p] != Py_None && (!PyLong_CheckExact(parts[p])
+                                        || (PyLong_AsSsize_t(parts[p]) == -1 && PyErr_Occurred()))) {
+                goto done;
+            }
+        }
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(item, &start, &stop, &step) < 0 || step <= 0) {
+            goto done;
+        }
+        Py_ssize_t length = PySlice_AdjustIndices(n, &start, &stop, step);
+        if (length == 0) {
+            goto done;
+        }
+        offset += start * stride;
+        lengths[m] = length;
+        steps[m++] = stride * step;
+    }
+    PyObject *itemsize = PyObject_GetAttr(data, str_itemsize);
+    Py_ssize_t contiguous = itemsize == NULL ? -1 : PyLong_AsSsize_t(itemsize);
+    Py_XDECREF(itemsize);
+    if (contiguous < 0) {
+        goto done;
+    }
+    /* C strides (0: not them), those of axes of length 1 too: CuPy and NumPy keep what
+     * the key gives them (x[1::2] of a (2, 3) float64 array: strides (48, 8), not 24) */
+    for (Py_ssize_t i = m - 1; i >= 0 && contiguous; i--) {
+        contiguous = steps[i] == contiguous ? contiguous * lengths[i] : 0;
+    }
+    PyObject *view_shape = PyTuple_New(m), *view_strides = contiguous ? NULL : PyTuple_New(m);
+    for (Py_ssize_t i = 0; view_shape != NULL && i < m; i++) {
+        PyTuple_SET_ITEM(view_shape, i, PyLong_FromSsize_t(lengths[i]));
+        if (view_strides != NULL) {
+            PyTuple_SET_ITEM(view_strides, i, PyLong_FromSsize_t(steps[i]));
+        }
+    }
+    PyObject *dtype = PyObject_GetAttr(data, str_dtype);
+    PyObject *memory = dtype == NULL ? NULL : PyObject_GetAttr(data, str_data);
+    if (memory != NULL && offset) {
+        PyObject *by = PyLong_FromSsize_t(offset);
+        Py_SETREF(memory, by == NULL ? NULL : PyNumber_Add(memory, by));
+        Py_XDECREF(by);
+    }
+    if (memory != NULL && view_shape != NULL && (contiguous || view_strides != NULL)) {
+        PyObject *operands[4] = {view_shape, dtype, memory, view_strides};
+        result = PyObject_Vectorcall((PyObject *)ndarray_type, operands, contiguous ? 3 : 4,
+                                     NULL);
+    }
+    Py_XDECREF(memory);
+    Py_XDECREF(dtype);
+    Py_XDECREF(view_shape);
+    Py_XDECREF(view_strides);
+done:
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    if (result == NULL && PyErr_Occurred()) {
+        PyErr_Clear(); /* CuPy's indexing tells what is wrong */
+    }
+    return result;
+}
+
+/* basic_view(data, key): the view basic_view_of makes, or None where it makes none. */
+static PyObject *
+basic_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "basic_view(data, key)");
+        return NULL;
+    }
+    PyObject *view = basic_view_of(args[0], args[1]);
+    return view == NULL ? Py_NewRef(Py_None) : view;
+}
+
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_VARARGS,
      "setup(cupy.ndarray, numpy.dtype, get_current_stream_ptr capsule, _ensure_context "
@@ -836,6 +1034,12 @@ static PyMethodDef module_methods[] = {
     {"planned", (PyCFunction)(void (*)(void))planned, METH_FASTCALL,
      "planned(x, make, *args): x's reduction by its cached plan (see _cupy_reductions)."},
     {"launches", count, METH_NOARGS, "launches(): how many kernels this module launched."},
+    {"zeros", (PyCFunction)(void (*)(void))zeros, METH_FASTCALL,
+     "zeros(shape, dtype): cupy.ndarray(shape, dtype) set to zero by the driver's memset "
+     "on CuPy's current stream (cupy.zeros without its Python layers)."},
+    {"basic_view", (PyCFunction)(void (*)(void))basic_view, METH_FASTCALL,
+     "basic_view(data, key): data[key] of a cupy.ndarray and a basic key, made without "
+     "CuPy's indexing; None where the key is not one it takes (see the source)."},
     {"memset", (PyCFunction)(void (*)(void))memset_words, METH_FASTCALL,
      "memset(ptr, word, count, width): cuMemsetD<8*width>Async of count words on CuPy's "
      "current stream; the driver's status (-1: not found)."},
@@ -865,6 +1069,20 @@ PyInit__launch(void)
     INTERN(str_device_id, "device_id")
     INTERN(str_dtype, "dtype")
     INTERN(str_spec, "spec")
+    INTERN(str_strides, "strides")
+    INTERN(str_itemsize, "itemsize")
+    INTERN(str_nbytes, "nbytes")
+    INTERN(str_memset_async, "memset_async")
 #undef INTERN
-    return PyModule_Create(&module_def);
+    PyObject *module = PyModule_Create(&module_def);
+    /* The C function for xpgpu._speedups' views: a new reference, or NULL (no exception)
+     * where it makes no view. */
+    PyObject *capsule = module == NULL ? NULL
+                        : PyCapsule_New((void *)basic_view_of, "xpgpu._launch.basic_view", NULL);
+    if (capsule == NULL || PyModule_AddObject(module, "BASIC_VIEW", capsule) < 0) {
+        Py_XDECREF(capsule);
+        Py_XDECREF(module);
+        return NULL;
+    }
+    return module;
 }
