@@ -324,8 +324,8 @@ def test_small_solve_kernel_as_accurate_as_cusolver(dtype, monkeypatch):
     """CUDA solves small real systems in one kernel (_cupy_solve): partial pivoting as
     LAPACK's (zeros on the diagonal, every row moved), sizes up to LARGEST, one vector or
     several columns, stacks; each result within the forward error bound of LU with
-    partial pivoting, 2 n eps cond(A) |x|, of NumPy's float64 solution (cuSOLVER's
-    errors, measured over 40 seeds, reach 0.99 of it; this kernel's 0.96); bigger and
+    partial pivoting, 2 n eps cond(A) |x|, of NumPy's float64 solution (over 40 seeds,
+    cuSOLVER's errors reach 0.99 of n eps cond(A) |x|, this kernel's 0.96); bigger and
     complex systems CuPy's."""
     if not _devices.cuda_devices():
         pytest.skip("no CUDA device")
