@@ -976,10 +976,14 @@ basic_view_of(PyObject *data, PyObject *key)
         contiguous = steps[i] == contiguous ? contiguous * lengths[i] : 0;
     }
     PyObject *view_shape = PyTuple_New(m), *view_strides = contiguous ? NULL : PyTuple_New(m);
-    for (Py_ssize_t i = 0; view_shape != NULL && i < m; i++) {
-        PyTuple_SET_ITEM(view_shape, i, PyLong_FromSsize_t(lengths[i]));
-        if (view_strides != NULL) {
-            PyTuple_SET_ITEM(view_strides, i, PyLong_FromSsize_t(steps[i]));
+    int made = view_shape != NULL && (contiguous || view_strides != NULL);
+    for (Py_ssize_t i = 0; made && i < m; i++) { /* a NULL item: freed as none */
+        PyObject *length = PyLong_FromSsize_t(lengths[i]);
+        PyObject *step = contiguous ? NULL : PyLong_FromSsize_t(steps[i]);
+        made = length != NULL && (contiguous || step != NULL);
+        PyTuple_SET_ITEM(view_shape, i, length);
+        if (!contiguous) {
+            PyTuple_SET_ITEM(view_strides, i, step);
         }
     }
     PyObject *dtype = PyObject_GetAttr(data, str_dtype);
@@ -989,7 +993,7 @@ basic_view_of(PyObject *data, PyObject *key)
         Py_SETREF(memory, by == NULL ? NULL : PyNumber_Add(memory, by));
         Py_XDECREF(by);
     }
-    if (memory != NULL && view_shape != NULL && (contiguous || view_strides != NULL)) {
+    if (memory != NULL && made) {
         PyObject *operands[4] = {view_shape, dtype, memory, view_strides};
         result = PyObject_Vectorcall((PyObject *)ndarray_type, operands, contiguous ? 3 : 4,
                                      NULL);
