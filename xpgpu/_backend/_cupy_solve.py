@@ -14,8 +14,9 @@ matrix gives infinities and NaNs, as CuPy's (CuPy checks nothing unless
 
 ``solve(a, b)`` takes float32 or float64 ``a`` of shape ``(..., n, n)`` with ``0 < n <=
 LARGEST`` and ``b`` of its dtype, shaped ``(n,)`` (``a`` 2-D) or ``(..., n, k)`` with
-``a``'s stack shape, whose augmented matrix fits the shared memory of a block; anything
-else (complex, larger, broadcast stacks, empty) is CuPy's ``solve``.
+``a``'s stack shape, whose augmented matrix fits the shared memory of a block (strided
+or broadcast inputs copied into C order first); anything else (complex, larger, stack
+shapes that differ, empty) is CuPy's ``solve``.
 """
 
 from __future__ import annotations
