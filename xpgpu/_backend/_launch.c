@@ -17,6 +17,9 @@
  *
  * - `memset(ptr, word, count, width)`: a fill of 1-, 2- or 4-byte words (cuMemsetD8/16/
  *   32Async), a scalar stored into a contiguous array (_cupy_indexing).
+ * - `zeros(shape, dtype)`: cupy.ndarray and a memset of zero bytes (the backend's zeros).
+ * - `basic_view(data, key)` and its C function (capsule BASIC_VIEW, for xpgpu._speedups):
+ *   data[key] of ints and slices made without CuPy's indexing.
  *
  * libcuda is not linked: cuLaunchKernel is looked up in the library CuPy has loaded, and
  * CuPy's current stream and per-thread context set-up come from its modules' C API
