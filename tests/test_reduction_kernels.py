@@ -392,7 +392,7 @@ def test_cumulative_sum_stage_too_large(forced: None, monkeypatch: pytest.Monkey
     """A tile kernel whose shared memory (TILE_LAG + 1 tiles) does not fit a block: no
     launch, CuPy's scan instead, the same sums."""
     monkeypatch.setattr(C, "TILE_LAG", 1000)
-    monkeypatch.setattr(C, "_kernels", {})
+    monkeypatch.setattr(C, "_kernels", type(C._kernels)(C._kernels.build))
     d = np.dtype(np.int32)
     host = _scan_small(np.random.default_rng(11), (3 * C.TILE_BLOCK * C._tile_ipt(d, d),), d)
     import cupy

@@ -67,17 +67,10 @@ TAKE(xpgpu_mask_take64, long long)
 _KINDS = {bool: "b", int: "iufc", float: "fc", complex: "c"}
 SCALARS = frozenset(_KINDS)
 _NAMES = ("xpgpu_fill", "xpgpu_mask_fill", "xpgpu_mask_take32", "xpgpu_mask_take64")
-_kernels: dict[tuple[int, int], tuple[Any, ...]] = {}
-
-
-def _kernel(itemsize: int, device: int) -> tuple[Any, ...]:
+@_r.Kernels
+def _kernels(itemsize: int, device: int) -> tuple[Any, ...]:
     """The kernels ``_NAMES`` of elements of ``itemsize`` bytes."""
-    key = (itemsize, device)
-    k = _kernels.get(key)
-    if k is None:
-        src = f"typedef {_r.ELEMENT_BITS[itemsize]} T;\n" + _SOURCE
-        k = _kernels[key] = _r.functions(src, *_NAMES)
-    return k
+    return _r.functions(f"typedef {_r.ELEMENT_BITS[itemsize]} T;\n" + _SOURCE, *_NAMES)
 
 
 def _scalar(dtype: numpy.dtype, value: Any) -> Any:
@@ -141,7 +134,7 @@ def fill(data: Any, value: Any) -> bool:
         pattern = _pattern(v, ptr, nbytes)
         if pattern is not None and memset(ptr, pattern[0], nbytes // pattern[1], pattern[1]):
             return True
-    launch(_kernel(dtype.itemsize, data.data.device_id)[0], _grid(n), BLOCK,
+    launch(_kernels[dtype.itemsize, data.data.device_id][0], _grid(n), BLOCK,
            (data, numpy.int64(n), numpy.int64(step), v))
     return True
 
@@ -156,7 +149,7 @@ def mask_fill(data: Any, mask: Any, value: Any) -> bool:
     if v is None:
         return False
     n = data.size
-    launch(_kernel(data.dtype.itemsize, data.data.device_id)[1], _grid(n), BLOCK,
+    launch(_kernels[data.dtype.itemsize, data.data.device_id][1], _grid(n), BLOCK,
            (data, mask, numpy.int64(n), v))
     return True
 
@@ -185,7 +178,7 @@ def mask_take(data: Any, mask: Any) -> Any:
     out = cupy.ndarray((count, *data.shape[k:]), data.dtype)
     if count:
         n = data.size
-        kernels = _kernel(data.dtype.itemsize, data.data.device_id)
+        kernels = _kernels[data.dtype.itemsize, data.data.device_id]
         launch(kernels[2 if positions is numpy.int32 else 3], _grid(n), BLOCK,
                (data, mask, pos, out, numpy.int64(n), numpy.int64(n // mask.size)))
     return out

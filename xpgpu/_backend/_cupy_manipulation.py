@@ -37,25 +37,20 @@ extern "C" __global__ void xpgpu_join(T *__restrict__ out, const long long n, PA
     }
 }
 """
-_kernels: dict[tuple[int, int], Any] = {}
 _int64 = numpy.int64
 
 
-def _kernel(itemsize: int, device: int) -> Any:
+@_r.Kernels
+def _kernels(itemsize: int, device: int) -> Any:
     """The join of up to PIECES pieces (pointers p0..., first elements b1...; a piece past
     the last has its start at n)."""
-    key = (itemsize, device)
-    k = _kernels.get(key)
-    if k is None:
-        params = [f"const T *__restrict__ p{j}" for j in range(PIECES)]
-        params += [f"const long long b{j}" for j in range(1, PIECES)]
-        select = "\n        ".join(f"if (i >= b{j}) {{ src = p{j}; base = b{j}; }}"
-                                   for j in range(1, PIECES))
-        src = (f"typedef {_r.ELEMENT_BITS[itemsize]} T;\n"
-               + _SOURCE.replace("PARAMS", ", ".join(params)).replace("SELECT", select))
-        (k,) = _r.functions(src, "xpgpu_join")
-        _kernels[key] = k
-    return k
+    params = [f"const T *__restrict__ p{j}" for j in range(PIECES)]
+    params += [f"const long long b{j}" for j in range(1, PIECES)]
+    select = "\n        ".join(f"if (i >= b{j}) {{ src = p{j}; base = b{j}; }}"
+                               for j in range(1, PIECES))
+    src = (f"typedef {_r.ELEMENT_BITS[itemsize]} T;\n"
+           + _SOURCE.replace("PARAMS", ", ".join(params)).replace("SELECT", select))
+    return _r.functions(src, "xpgpu_join")[0]
 
 
 _ndarray = cupy.ndarray
@@ -89,7 +84,7 @@ def _join(pieces: tuple[Any, ...], shape: tuple[int, ...]) -> Any:
             starts.append(_int64(at))
             at += a.size
         rest = PIECES - len(full)
-        launch(_kernel(out.itemsize, out.data.device_id), min(-(-n // BLOCK), 1024), BLOCK,
+        launch(_kernels[out.itemsize, out.data.device_id], min(-(-n // BLOCK), 1024), BLOCK,
                (out, _int64(n), *full, *(None,) * rest, *starts[1:], *(_int64(n),) * rest))
         return out
     stream = _stream().ptr

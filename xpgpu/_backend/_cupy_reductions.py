@@ -221,7 +221,6 @@ extern "C" __global__ void NAME_lanes(const T *__restrict__ x, T *__restrict__ o
 }
 """
 
-_kernels: dict[Any, Any] = {}
 compiled_kernels = 0  # how many modules the kernels here and in _cupy_search/_scan built
 
 
@@ -229,6 +228,20 @@ compiled_kernels = 0  # how many modules the kernels here and in _cupy_search/_s
 # kernel's parameter of this type takes a NumPy scalar of the dtype: its bytes).
 ELEMENT_BITS = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
                 8: "unsigned long long", 16: "ulonglong2"}
+
+
+class Kernels(dict[Any, Any]):
+    """Kernels compiled once a key, as a decorator of the function that builds them:
+    ``kernels[key]`` is ``build(*key)``, built at the first lookup and kept (a key names
+    the device among the rest: a module is loaded into one device's context)."""
+
+    def __init__(self, build: Any) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key: tuple[Any, ...]) -> Any:
+        value = self[key] = self.build(*key)
+        return value
 
 
 def functions(src: str, *names: str) -> tuple[Any, ...]:
@@ -240,16 +253,13 @@ def functions(src: str, *names: str) -> tuple[Any, ...]:
     return tuple(module.get_function(name) for name in names)
 
 
-def _kernel(dtype: numpy.dtype, n: int, device: int) -> Any:
-    key = (dtype, n, device)
-    k = _kernels.get(key)
-    if k is None:
-        t = _scalar.get_typename(dtype)
-        name = f"xpgpu_moments_{dtype.char}{n}"
-        src = (f"#include <cupy/math_constants.h>\ntypedef {t} T;\n#define N {n}\n"
-               f"#define G {GROUP}\n" + COMMON + _MOMENTS.replace("NAME", name))
-        k = _kernels[key] = functions(src, name, f"{name}_lanes")
-    return k
+@Kernels
+def _kernels(dtype: numpy.dtype, n: int, device: int) -> Any:
+    t = _scalar.get_typename(dtype)
+    name = f"xpgpu_moments_{dtype.char}{n}"
+    src = (f"#include <cupy/math_constants.h>\ntypedef {t} T;\n#define N {n}\n"
+           f"#define G {GROUP}\n" + COMMON + _MOMENTS.replace("NAME", name))
+    return functions(src, name, f"{name}_lanes")
 
 
 def _trailing(axis: Any, ndim: int) -> int | None:
@@ -286,7 +296,7 @@ def _moments_plan(x: Any, axis: Any, ddof: Any, keepdims: bool, root: bool, thre
     # n <= ddof (xpgpu's var and std return NaN there before they reach the backend).
     alpha = x.dtype.type(1.0 / (length - ddof) if length > ddof else math.nan)
     out = kept + (1,) * (x.ndim - len(kept)) if keepdims else kept
-    kernels = _kernel(x.dtype, n, device)
+    kernels = _kernels[x.dtype, n, device]
     shift = _lanes(rows, length, n)
     if shift is not None:
         return plan(kernels[1], -(-rows // (BLOCK >> shift)), out, x.dtype, (
@@ -505,7 +515,6 @@ MAX_SPLIT_ROWS = 1024
 # float32 var 1.092 (1.039); 2**20 float64 argmax 1.37 (1.11).
 WAVES = 0.5
 _scratches: dict[Any, Any] = {}  # by (device, stream): tickets; (..., itemsizes): all
-_reduce_kernels: dict[Any, Any] = {}
 
 
 def limit(dtype: numpy.dtype, highest: bool, ctype: str) -> str:
@@ -520,24 +529,21 @@ def limit(dtype: numpy.dtype, highest: bool, ctype: str) -> str:
     return f"({ctype})({v}{'ULL' if v >= 1 << 63 else 'LL'})"
 
 
-def _reduce_kernel(op: str, dtype: numpy.dtype, n: int, device: int, load: str | None,
-                   acc_dtype: numpy.dtype) -> Any:
-    key = (op, dtype, n, device, load, acc_dtype)
-    k = _reduce_kernels.get(key)
-    if k is None:
-        identity, combine, result = _OPS[op]
-        if identity is None:
-            identity = limit(dtype, op == "min", "T")
-        truth = op in _TRUTH
-        acc, out = ("int", "bool") if truth else (_scalar.get_typename(acc_dtype),) * 2
-        name = (f"xpgpu_reduce_{op}_{dtype.kind}{dtype.itemsize}_{n}_"
-                f"{acc_dtype.kind}{acc_dtype.itemsize}")
-        src = (f"typedef {_scalar.get_typename(dtype)} TIN;\ntypedef {acc} T;\n"
-               f"typedef {out} TOUT;\n#define N {n}\n#define LOAD_(x) {_LOADS[load]}\n"
-               f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
-               f"#define RESULT ({result})\n" + COMMON + _REDUCE.replace("NAME", name))
-        k = _reduce_kernels[key] = functions(src, name, f"{name}_lanes")
-    return k
+@Kernels
+def _reduce_kernels(op: str, dtype: numpy.dtype, n: int, device: int, load: str | None,
+                    acc_dtype: numpy.dtype) -> Any:
+    identity, combine, result = _OPS[op]
+    if identity is None:
+        identity = limit(dtype, op == "min", "T")
+    truth = op in _TRUTH
+    acc, out = ("int", "bool") if truth else (_scalar.get_typename(acc_dtype),) * 2
+    name = (f"xpgpu_reduce_{op}_{dtype.kind}{dtype.itemsize}_{n}_"
+            f"{acc_dtype.kind}{acc_dtype.itemsize}")
+    src = (f"typedef {_scalar.get_typename(dtype)} TIN;\ntypedef {acc} T;\n"
+           f"typedef {out} TOUT;\n#define N {n}\n#define LOAD_(x) {_LOADS[load]}\n"
+           f"#define IDENTITY ({identity})\n#define COMBINE ({combine})\n"
+           f"#define RESULT ({result})\n" + COMMON + _REDUCE.replace("NAME", name))
+    return functions(src, name, f"{name}_lanes")
 
 
 def _small(x: Any, axis: Any, threshold: int) -> bool:
@@ -738,20 +744,16 @@ extern "C" __global__ void NAME(const T *__restrict__ x, T *__restrict__ out,
     if (threadIdx.x == 0) out[blockIdx.x] = RESULT(T(0) + slots[leaves + level[levels] - 1]);
 }
 """
-_pairwise_kernels: dict[Any, Any] = {}
 _tables: dict[Any, Any] = {}  # by (row length, device): (leaves, levels, table on the device)
 
 
-def _pairwise_kernel(op: str, dtype: numpy.dtype, device: int) -> Any:
-    key = (op, dtype, device)
-    k = _pairwise_kernels.get(key)
-    if k is None:
-        name = f"xpgpu_pairwise_{op}_{dtype.char}"
-        result = "(s)" if op == "sum" else "((s) / T(len))"
-        src = (f"typedef {_scalar.get_typename(dtype)} T;\n#define SLOTS {_SLOTS}\n"
-               f"#define RESULT(s) {result}\n" + _PAIRWISE.replace("NAME", name))
-        k = _pairwise_kernels[key] = functions(src, name)[0]
-    return k
+@Kernels
+def _pairwise_kernels(op: str, dtype: numpy.dtype, device: int) -> Any:
+    name = f"xpgpu_pairwise_{op}_{dtype.char}"
+    result = "(s)" if op == "sum" else "((s) / T(len))"
+    src = (f"typedef {_scalar.get_typename(dtype)} T;\n#define SLOTS {_SLOTS}\n"
+           f"#define RESULT(s) {result}\n" + _PAIRWISE.replace("NAME", name))
+    return functions(src, name)[0]
 
 
 def _tree(length: int) -> tuple[list[int], list[list[tuple[int, int]]]]:
@@ -802,7 +804,7 @@ def _pairwise_plan(x: Any, op: str, rows: int, length: int, out: tuple[int, ...]
             cupy.cuda.get_current_stream().synchronize()
         entry = _tables[length, device] = (len(starts), len(heights), on_device)
     leaves, levels, table = entry
-    kernel = _pairwise_kernel(op, x.dtype, device)
+    kernel = _pairwise_kernels[op, x.dtype, device]
     params = (numpy.uint64(table.data.ptr), numpy.int64(rows), numpy.int64(length),
               numpy.int32(leaves), numpy.int32(levels))
     if leaves == 1:
@@ -852,7 +854,7 @@ def _reduce_plan(x: Any, op: str, axis: Any, keepdims: bool, dtype: Any, thresho
     n = 16 // dtype.itemsize if not (length * dtype.itemsize) & 15 and not (
         x.data.ptr & 15) else 1
     device = x.data.device_id
-    kernels = _reduce_kernel(op, dtype, n, device, load, acc)
+    kernels = _reduce_kernels[op, dtype, n, device, load, acc]
     out_dtype = numpy.dtype(numpy.bool_) if load else acc
     shift = _lanes(rows, length, n)
     if shift is not None:

@@ -439,7 +439,6 @@ extern "C" __global__ void BOUNDS NAME(const TIN *__restrict__ x, T *__restrict_
 }
 """
 
-_kernels: dict[Any, Any] = {}
 # By (device, stream): [entries, launches, ticket, words] of the tile kernel;
 # launches on one stream run in order.
 _buffers: dict[Any, Any] = {}
@@ -455,35 +454,32 @@ def _tile_ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
     return max(TILE_IPT[max(4, dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
 
 
-def _kernel(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
+@_r.Kernels
+def _kernels(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
     """The tile kernel, the rows kernel, the tile kernel's shared memory (its stage) and
     grid (as many blocks as are resident; 0 where the stage does not fit)."""
-    key = (dtype, acc, vec, device)
-    k = _kernels.get(key)
-    if k is None:
-        name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
-        ipt = _tile_ipt(dtype, acc)
-        resident = TILE_RESIDENT[max(4, acc.itemsize)]
-        src = (f"typedef {_scalar.get_typename(dtype)} TIN;\n"
-               f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
-               f"#define IPT {_ipt(dtype, acc)}\n#define TIPT {ipt}\n"
-               f"#define NIN {16 // dtype.itemsize}\n#define NOUT {16 // acc.itemsize}\n"
-               f"#define NC {ipt * dtype.itemsize // 16}\n#define NW {acc.itemsize // 4}\n"
-               f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n#define LAG {TILE_LAG}\n"
-               f"#define BOUNDS __launch_bounds__({TILE_BLOCK + 32}, {resident})\n"
-               + _SOURCE.replace("NAME", name))
-        tiled, rows = _r.functions(src, name, f"{name}_rows")
-        stage = (TILE_LAG + 1) * TILE_BLOCK * ipt * dtype.itemsize
-        driver = cupy.cuda.driver
-        try:
-            driver.funcSetAttribute(
-                tiled.ptr, driver.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stage)
-            fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                tiled.ptr, TILE_BLOCK + 32, stage)
-        except driver.CUDADriverError:
-            fit = 0  # more than a block's shared memory
-        k = _kernels[key] = (tiled, rows, stage, min(fit, resident) * _r._sms(device))
-    return k
+    name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
+    ipt = _tile_ipt(dtype, acc)
+    resident = TILE_RESIDENT[max(4, acc.itemsize)]
+    src = (f"typedef {_scalar.get_typename(dtype)} TIN;\n"
+           f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
+           f"#define IPT {_ipt(dtype, acc)}\n#define TIPT {ipt}\n"
+           f"#define NIN {16 // dtype.itemsize}\n#define NOUT {16 // acc.itemsize}\n"
+           f"#define NC {ipt * dtype.itemsize // 16}\n#define NW {acc.itemsize // 4}\n"
+           f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n#define LAG {TILE_LAG}\n"
+           f"#define BOUNDS __launch_bounds__({TILE_BLOCK + 32}, {resident})\n"
+           + _SOURCE.replace("NAME", name))
+    tiled, rows = _r.functions(src, name, f"{name}_rows")
+    stage = (TILE_LAG + 1) * TILE_BLOCK * ipt * dtype.itemsize
+    driver = cupy.cuda.driver
+    try:
+        driver.funcSetAttribute(
+            tiled.ptr, driver.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stage)
+        fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            tiled.ptr, TILE_BLOCK + 32, stage)
+    except driver.CUDADriverError:
+        fit = 0  # more than a block's shared memory
+    return tiled, rows, stage, min(fit, resident) * _r._sms(device)
 
 
 def _entries(rows: int, tiles: int) -> int:
@@ -531,7 +527,7 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
         return None  # as var's and std's rows (_cupy_reductions.THRESHOLD)
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id
-    tiled, by_rows, stage, grid = _kernel(x.dtype, acc, vec, device)
+    tiled, by_rows, stage, grid = _kernels[x.dtype, acc, vec, device]
     tiles = -(-length // (TILE_BLOCK * _tile_ipt(x.dtype, acc)))
     by_row = tiles == 1 or rows >= SPREAD * _r._wave(device)
     if not by_row and not grid:

@@ -151,29 +151,23 @@ __device__ __forceinline__ int _xpgpu_key(const float f) {
 }
 #define TOW(x) _xpgpu_key(x)
 """
-_kernels: dict[Any, Any] = {}
-
-
-def _kernel(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
-    key = (op, dtype, n, device)
-    k = _kernels.get(key)
-    if k is None:
-        t = _scalar.get_typename(dtype)
-        # 8- and 16-bit integers widen to int for the warp shuffles (exact).
-        w = "int" if dtype.itemsize < 4 else t
-        # WORST: the value no element is worse than (-inf for argmax of a float64)
-        worst = _r.limit(dtype, op == "argmin", "W")
-        tow = "#define TOW(x) ((W)(x))\n"
-        if dtype == numpy.float32:
-            w, worst = "int", _INT_MAX if op == "argmin" else _INT_MIN
-            tow = (f"#define NAN_KEY {_INT_MIN if op == 'argmin' else _INT_MAX}\n"
-                   + _FLOAT32_KEY)
-        name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
-        src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n{tow}"
-               f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {worst}\n"
-               + _r.COMMON + _SOURCE.replace("NAME", name))
-        k = _kernels[key] = _r.functions(src, name, f"{name}_warp")
-    return k
+@_r.Kernels
+def _kernels(op: str, dtype: numpy.dtype, n: int, device: int) -> Any:
+    t = _scalar.get_typename(dtype)
+    # 8- and 16-bit integers widen to int for the warp shuffles (exact).
+    w = "int" if dtype.itemsize < 4 else t
+    # WORST: the value no element is worse than (-inf for argmax of a float64)
+    worst = _r.limit(dtype, op == "argmin", "W")
+    tow = "#define TOW(x) ((W)(x))\n"
+    if dtype == numpy.float32:
+        w, worst = "int", _INT_MAX if op == "argmin" else _INT_MIN
+        tow = (f"#define NAN_KEY {_INT_MIN if op == 'argmin' else _INT_MAX}\n"
+               + _FLOAT32_KEY)
+    name = f"xpgpu_{op}_{dtype.kind}{dtype.itemsize}_{n}"
+    src = (f"typedef {t} T;\ntypedef {w} W;\n#define N {n}\n{tow}"
+           f"#define BETTER(a, b) {_OPS[op]}\n#define WORST {worst}\n"
+           + _r.COMMON + _SOURCE.replace("NAME", name))
+    return _r.functions(src, name, f"{name}_warp")
 
 
 def _arg(op: str, x: Any, axis: Any, keepdims: bool) -> Any:
@@ -198,7 +192,7 @@ def _arg_plan(x: Any, op: str, axis: Any, keepdims: bool, min_size: int) -> Any:
     dtype = x.dtype
     n = _r._width(x, length)
     device = x.data.device_id
-    kernels = _kernel(op, dtype, n, device)
+    kernels = _kernels[op, dtype, n, device]
     index = numpy.dtype(numpy.int64)
     if length <= _r.WARP_ROWS and rows > 1:
         return _r.plan(kernels[1], -(-rows // (_r.BLOCK // 32)), shape, index,

@@ -13,8 +13,8 @@ from typing import Any
 import cupy
 import numpy
 from cupy._core import _scalar
-from cupy._core.core import compile_with_cache
 
+from . import _cupy_reductions as _r
 from ._cupy_launch import launch
 
 _ndarray = cupy.ndarray
@@ -75,20 +75,14 @@ extern "C" __global__ void NAME(const T *__restrict__ x, OUT *__restrict__ out,
     }
 }
 """
-_row_kernels: dict[Any, Any] = {}
-
-
-def _row_kernel(dtype: numpy.dtype, indices: bool, device: int) -> Any:
-    key = (dtype, indices, device)
-    k = _row_kernels.get(key)
-    if k is None:
-        name = f"xpgpu_sort_rows_{dtype.kind}{dtype.itemsize}_{'i' if indices else 'v'}"
-        src = (f"typedef {_scalar.get_typename(dtype)} T;\n"
-               f"typedef {'long long' if indices else 'T'} OUT;\n"
-               f"#define RESULT {'idx[r]' if indices else 'key[r]'}\n"
-               + _ROWS_SOURCE.replace("NAME", name))
-        k = _row_kernels[key] = compile_with_cache(src, ("--std=c++17",)).get_function(name)
-    return k
+@_r.Kernels
+def _row_kernels(dtype: numpy.dtype, indices: bool, device: int) -> Any:
+    name = f"xpgpu_sort_rows_{dtype.kind}{dtype.itemsize}_{'i' if indices else 'v'}"
+    src = (f"typedef {_scalar.get_typename(dtype)} T;\n"
+           f"typedef {'long long' if indices else 'T'} OUT;\n"
+           f"#define RESULT {'idx[r]' if indices else 'key[r]'}\n"
+           + _ROWS_SOURCE.replace("NAME", name))
+    return _r.functions(src, name)[0]
 
 
 def _sort_rows(a: Any, axis: int, indices: bool) -> Any:
@@ -103,7 +97,7 @@ def _sort_rows(a: Any, axis: int, indices: bool) -> Any:
     out = cupy.ndarray(x.shape, numpy.int64 if indices else x.dtype)
     rows = x.size // n
     if rows:
-        launch(_row_kernel(x.dtype, indices, x.data.device_id), rows, min(p >> 1, 1024),
+        launch(_row_kernels[x.dtype, indices, x.data.device_id], rows, min(p >> 1, 1024),
                (x, out, numpy.int32(n), numpy.int32(p)), p * (x.dtype.itemsize + 4))
     return out if last else cupy.moveaxis(out, -1, axis)
 

@@ -38,19 +38,15 @@ extern "C" __global__ void xpgpu_upload(unsigned char *out, const long long nbyt
     }
 }
 """
-_kernels: dict[int, Any] = {}
 _ZERO = numpy.complex128(0)  # an unused word
 
 
-def _kernel(device: int) -> Any:
-    k = _kernels.get(device)
-    if k is None:
-        src = (_SOURCE.replace("WORD_PARAMS", ", ".join(f"const uint4 w{t}" for t in range(WORDS)))
-               .replace("WORD_LIST", ", ".join(f"w{t}" for t in range(WORDS)))
-               .replace("WORDS", str(WORDS)))
-        (k,) = _r.functions(src, "xpgpu_upload")
-        _kernels[device] = k
-    return k
+@_r.Kernels
+def _kernels(device: int) -> Any:
+    src = (_SOURCE.replace("WORD_PARAMS", ", ".join(f"const uint4 w{t}" for t in range(WORDS)))
+           .replace("WORD_LIST", ", ".join(f"w{t}" for t in range(WORDS)))
+           .replace("WORDS", str(WORDS)))
+    return _r.functions(src, "xpgpu_upload")[0]
 
 
 def upload(data: numpy.ndarray, device: int) -> Any:
@@ -63,6 +59,6 @@ def upload(data: numpy.ndarray, device: int) -> Any:
     if nbytes:
         raw = data.tobytes()
         words = numpy.frombuffer(raw + bytes(-nbytes % 16), numpy.complex128)
-        launch(_kernel(device), 1, 1, (out, numpy.int64(nbytes), *words,
+        launch(_kernels[(device,)], 1, 1, (out, numpy.int64(nbytes), *words,
                                        *(_ZERO,) * (WORDS - len(words))))
     return out
