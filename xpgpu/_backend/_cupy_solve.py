@@ -100,16 +100,9 @@ extern "C" __global__ void xpgpu_solve(const T* A, const T* B, T* X, int n, int 
 }
 """
 _TYPES = {"f": "float", "d": "double"}
-_kernels: dict[tuple[str, int], Any] = {}
-
-
-def _kernel(char: str, device: int) -> Any:
-    key = (char, device)
-    k = _kernels.get(key)
-    if k is None:
-        k = _kernels[key] = _r.functions(f"typedef {_TYPES[char]} T;\n" + _SOURCE,
-                                         "xpgpu_solve")[0]
-    return k
+@_r.Kernels
+def _kernels(char: str, device: int) -> Any:
+    return _r.functions(f"typedef {_TYPES[char]} T;\n" + _SOURCE, "xpgpu_solve")[0]
 
 
 def solve(a: Any, b: Any) -> Any:
@@ -119,6 +112,7 @@ def solve(a: Any, b: Any) -> Any:
     k = 1 if vector else b.shape[-1] if b.ndim else 0
     char = a.dtype.char
     if (char not in _TYPES or b.dtype != a.dtype or not 0 < n <= LARGEST or not k
+            or b.ndim != (1 if vector else a.ndim)
             or a.shape[-2] != n or b.shape[0 if vector else -2] != n
             or not (vector or b.shape[:-1] == a.shape[:-1])
             or n * (n + k) * a.itemsize > SHARED or not 0 < a.size // (n * n) < 2**31):
@@ -126,6 +120,6 @@ def solve(a: Any, b: Any) -> Any:
     a = cupy.ascontiguousarray(a)
     b = cupy.ascontiguousarray(b)
     out = cupy.empty(b.shape, a.dtype)
-    launch(_kernel(char, out.data.device_id), a.size // (n * n), 128 if n <= 16 else 256,
+    launch(_kernels[char, out.data.device_id], a.size // (n * n), 128 if n <= 16 else 256,
            (a, b, out, numpy.int32(n), numpy.int32(k)), n * (n + k) * a.itemsize)
     return out
