@@ -577,3 +577,27 @@ def test_partials_buffer_reused_per_stream() -> None:
         stream.synchronize()
     assert len(R._scratches) > keys
     np.testing.assert_allclose(total.get(), hosts[0].sum(dtype=np.float64), rtol=1e-4)
+
+
+def test_split_plans_launch_from_c_on_their_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reduction whose rows are split among blocks keeps, in its plan, the slots of the
+    current stream's partials and tickets: the compiled module launches it without the
+    plan's Python (no _scratch lookup) on that stream, and on another stream calls the
+    Python, which takes that stream's buffers; every result is the sum."""
+    import cupy
+
+    from xpgpu._backend import _cupy_launch
+
+    host = np.random.default_rng(12).standard_normal(1 << 20)
+    x = cupy.asarray(host)
+    R.FIXES["sum"](x)  # the plan, made on the default stream
+    real, calls = R._scratch, []
+    monkeypatch.setattr(R, "_scratch", lambda *a: calls.append(a) or real(*a))
+    totals = [R.FIXES["sum"](x) for _ in range(3)]
+    assert len(calls) == (0 if _cupy_launch.compiled else 3)
+    with cupy.cuda.Stream(non_blocking=True) as stream:
+        totals.append(R.FIXES["sum"](x))
+        stream.synchronize()
+    assert len(calls) == (1 if _cupy_launch.compiled else 4)
+    for total in totals:
+        np.testing.assert_allclose(total.get(), host.sum(), rtol=1e-10)

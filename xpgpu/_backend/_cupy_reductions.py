@@ -651,15 +651,27 @@ def _planned(x: Any, make: Any, *args: Any) -> Any:
 planned = planner(_plans, _planned)
 
 
+def _slot(p: Any) -> bytes:
+    """A kernel parameter as the compiled module's 16-byte slot: a null pointer (None), an
+    array's pointer, or a NumPy scalar's bytes."""
+    if p is None:
+        return bytes(16)
+    if type(p) is cupy.ndarray:
+        return numpy.uintp(p.data.ptr).tobytes().ljust(16, b"\0")
+    return p.tobytes().ljust(16, b"\0")  # type: ignore[no-any-return]
+
+
 def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
          params: tuple[Any, ...], device: int = 0, partials: tuple[int, ...] | None = None,
          split: bool = False, block: int = BLOCK) -> tuple[Any, Any]:
     """The plan that launches ``kernel`` on ``grid`` blocks of ``block`` threads with the
     arguments ``(x, out, *params)``, ``out`` a new array of ``shape`` and ``dtype``; for a
     kernel with ``partials`` (their itemsizes), ``(x, out, *partials, tickets, *params)``:
-    the device's buffers (_scratch) where rows are ``split`` among blocks, else nulls.
-    A plan is a pair: ``run(x)``, and the launch as the compiled module takes it (the
-    parameters as 16-byte slots; None for split rows, whose buffers are the stream's)."""
+    the buffers of the device's current stream (_scratch) where rows are ``split`` among
+    blocks, else nulls. A plan is a pair: ``run(x)``, and the launch as the compiled module
+    takes it (the parameters as 16-byte slots; for split rows, with the stream whose
+    buffers the slots hold: on another stream the module calls ``run``, which takes that
+    stream's)."""
     if partials is not None and not split:
         params = (None,) * (len(partials) + 1) + params
     if partials is None or not split:
@@ -668,9 +680,7 @@ def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
             launch(kernel, grid, block, (x, out, *params))
             return out
 
-        slots = b"".join(bytes(16) if p is None else p.tobytes().ljust(16, b"\0")
-                         for p in params)
-        return run, (kernel.ptr, grid, block, shape, dtype, slots)
+        return run, (kernel.ptr, grid, block, shape, dtype, b"".join(map(_slot, params)))
 
     def run_split(x: Any) -> Any:
         out = cupy.ndarray(shape, dtype)
@@ -678,7 +688,10 @@ def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
         launch(kernel, grid, block, (x, out, *buffers, tickets, *params))
         return out
 
-    return run_split, None
+    tickets, *buffers = _scratch(device, *partials)
+    slots = b"".join(map(_slot, (*buffers, tickets, *params)))
+    return run_split, (kernel.ptr, grid, block, shape, dtype, slots,
+                       cupy.cuda.get_current_stream().ptr)
 
 
 # ---- sum and mean of small rows, in NumPy's order -------------------------------------

@@ -596,9 +596,11 @@ dispatch(PyObject *module, PyObject *args)
  * (make, x.shape, x.dtype, x._c_contiguous, x.data.ptr & 15, x.data.device_id, *args)
  * that the Python function (`miss`, the definition) builds. A cached plan is None (CuPy's
  * path: None is returned), or a pair (run, spec): spec (function pointer, grid, block,
- * the result's shape and dtype, the parameters after x and the result as 16-byte slots)
- * is launched from here on a new result; run(x) is called where spec is None. Every other
- * call (no plan yet, an unhashable argument) goes to `miss`. */
+ * the result's shape and dtype, the parameters after x and the result as 16-byte slots,
+ * and, where the slots hold a stream's scratch buffers, that stream) is launched from
+ * here on a new result; run(x) is called where spec is None or names another stream than
+ * the current one. Every other call (no plan yet, an unhashable argument) goes to
+ * `miss`. */
 static PyObject *plans, *plans_miss;
 
 static PyObject *
@@ -613,24 +615,29 @@ plans_setup(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* A spec's launch on x (at x_ptr): the new result, None after a driver error (the caller
- * then runs the plan's Python, which reports it), or NULL with an exception. */
+/* A spec's launch on x (at x_ptr): the new result, None after a driver error or on
+ * another stream than the spec's (the caller then runs the plan's Python, which reports
+ * the error or takes that stream's buffers), or NULL with an exception. */
 static PyObject *
 run_plan(PyObject *spec, void *x_ptr)
 {
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 6
-        || !PyBytes_Check(PyTuple_GET_ITEM(spec, 5))
+    Py_ssize_t size = PyTuple_Check(spec) ? PyTuple_GET_SIZE(spec) : 0;
+    if ((size != 6 && size != 7) || !PyBytes_Check(PyTuple_GET_ITEM(spec, 5))
         || PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 5)) % sizeof(Param)
         || PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 5)) > (Py_ssize_t)(MAX_ARGS * sizeof(Param))) {
         PyErr_SetString(PyExc_TypeError,
-                        "planned: a spec is not (ptr, grid, block, shape, dtype, params)");
+                        "planned: a spec is not (ptr, grid, block, shape, dtype, params[, stream])");
         return NULL;
     }
     void *function = PyLong_AsVoidPtr(PyTuple_GET_ITEM(spec, 0));
     unsigned long grid = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(spec, 1));
     unsigned long block = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(spec, 2));
+    intptr_t stream = size == 7 ? (intptr_t)PyLong_AsVoidPtr(PyTuple_GET_ITEM(spec, 6)) : 0;
     if (PyErr_Occurred()) {
         return NULL;
+    }
+    if (size == 7 && stream != current_stream()) {
+        Py_RETURN_NONE; /* the slots hold another stream's scratch buffers */
     }
     PyObject *operands[2] = {PyTuple_GET_ITEM(spec, 3), PyTuple_GET_ITEM(spec, 4)};
     PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
@@ -714,7 +721,7 @@ planned(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         result = run_plan(PyTuple_GET_ITEM(entry, 1), ptr);
     }
     if (result == Py_None || (result == NULL && !PyErr_Occurred())) {
-        Py_XDECREF(result); /* split rows, or a driver error: the plan's Python */
+        Py_XDECREF(result); /* another stream, or a driver error: the plan's Python */
         result = PyObject_CallOneArg(PyTuple_GET_ITEM(entry, 0), x);
     }
     Py_DECREF(entry);
