@@ -353,7 +353,8 @@ def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
 @pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64"])
 def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
     """Rows of several tiles (the tile kernel, its levels of 32 tiles): lengths around one,
-    32 and 1024 tiles, one and three rows, misaligned 1-D views, every scan launched before
+    32, 162 and 1024 tiles, one and three rows (one row of at most a tile a block:
+    ONE_TILE_LAG), misaligned 1-D views, every scan launched before
     any result is read (each launch its own flags); many rows of a few tiles (a block a
     row, int32)."""
     d = np.dtype(dtype)
@@ -361,7 +362,7 @@ def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
     rng = np.random.default_rng(9)
     cases = []
     for length in (tile - 1, tile, tile + 1, 2 * tile, 32 * tile - 1, 32 * tile,
-                   32 * tile + 1, 1024 * tile + 1):
+                   32 * tile + 1, 161 * tile + 1, 1024 * tile, 1024 * tile + 1):
         for rows in (1, 3) if length < 1024 * tile else (1,):
             host = _scan_small(rng, (rows, length), d)
             cases.append((host, xp.cumulative_sum(_device(host), axis=-1)))
