@@ -297,7 +297,7 @@ def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
     D = TIPT + 12 + 5 L (tile kernel, L levels of 32) or IPT + 12 + T (a block a row)."""
     rows, length = host.size // host.shape[-1], host.shape[-1]
     ipt = C._tile_ipt(host.dtype, acc)
-    tiles = -(-length // (C.TILE_BLOCK * ipt))
+    tiles = -(-length // (C._tile_block(acc) * ipt))
     levels = 0
     while 32**levels < tiles:
         levels += 1
@@ -358,7 +358,7 @@ def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
     any result is read (each launch its own flags); many rows of a few tiles (a block a
     row, int32)."""
     d = np.dtype(dtype)
-    tile = C.TILE_BLOCK * C._tile_ipt(d, d)
+    tile = C._tile_block(d) * C._tile_ipt(d, d)
     rng = np.random.default_rng(9)
     cases = []
     for length in (tile - 1, tile, tile + 1, 2 * tile, 32 * tile - 1, 32 * tile,
@@ -395,7 +395,7 @@ def test_cumulative_sum_stage_too_large(forced: None, monkeypatch: pytest.Monkey
     monkeypatch.setattr(C, "TILE_LAG", 1000)
     monkeypatch.setattr(C, "_kernels", type(C._kernels)(C._kernels.build))
     d = np.dtype(np.int32)
-    host = _scan_small(np.random.default_rng(11), (3 * C.TILE_BLOCK * C._tile_ipt(d, d),), d)
+    host = _scan_small(np.random.default_rng(11), (3 * C._tile_block(d) * C._tile_ipt(d, d),), d)
     import cupy
 
     assert C._scan(cupy.asarray(host), -1, None) is None

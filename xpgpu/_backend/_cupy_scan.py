@@ -82,22 +82,33 @@ SPREAD = 4
 # 1.08; 4 a thread for 8 and 16 bytes: 1.14, 0.82, 0.87; 8: 0.96, 0.49, 0.59; blocks of 64
 # (256) threads: 1.15 (1.08), 1.12 (0.63), 0.97 (0.87).
 ROWS_IPT = {4: 8, 8: 2, 16: 2}
-# The tile kernel's threads a block besides its carry warp, its elements a thread by the
-# wider of the input's and the accumulator's itemsize (at least one 16-byte load), its
-# blocks an SM by the accumulator's (registers capped to fit: 32 a thread for 4 and 8
-# bytes, 64 for 16), and the iterations from a tile's total to its scan. Measured on an
-# H100, GPU time of torch.cumsum (in the same dtype) over this kernel's at 2**26, float32,
+# The tile kernel's threads a block besides its carry warp and its blocks an SM by the
+# accumulator's itemsize (registers capped to fit: 32 a thread for 4 and 8 bytes, 64 for
+# 16), its elements a thread by the wider of the input's and the accumulator's itemsize
+# (at least one 16-byte load), and the iterations from a tile's total to its scan.
+# Measured on an H100, GPU time of torch.cumsum over this kernel's (torch's int32 scan
+# accumulates in int64), at 2**18, 2**20, 2**22, 2**24, 2**26: float32 1.14, 0.97, 0.86,
+# 1.16, 1.15; float64 0.87, 0.69, 0.99, 1.04, 1.04; int32 1.85, 1.86, 3.14, 3.33, 3.38;
+# int64 0.87, 0.72, 1.03, 1.09, 1.09; complex64 1.41, 1.25, 1.75, 2.03, 2.09; complex128
+# 1.30, 1.40, 1.82, 2.09, 2.15. With 992 threads, 2 blocks an SM (1 for 16 bytes), the
+# kernel of the measurements below: float32 0.91, 0.86, 0.79, 1.10, 1.16; float64 0.82,
+# 0.68, 0.93, 1.00, 1.02; int64 0.81, 0.70, 0.94, 1.02, 1.05; complex64 1.32, 1.26, 1.60,
+# 1.88, 1.98; complex128 1.20, 1.39, 1.67, 2.07, 2.21. 480 threads, 4 an SM, for 4 bytes:
+# float32 1.08, 0.92, 0.85, 1.15, 1.17; 224, 8 an SM, for 8 bytes: float64 0.93, 0.66,
+# 0.99, 1.04, 1.02; for 16 bytes, 4 an SM: complex128 1.33, 1.37, 1.62, 1.82, 1.87; 96, 16
+# an SM: float64 0.85, 0.61, 0.82, 0.81 (to 2**24). Measured on an H100 with 992 threads,
+# GPU time of torch.cumsum (in the same dtype) over this kernel's at 2**26, float32,
 # float64, int32, int64, complex64, complex128: 1.21, 1.03, 1.16, 1.06, 2.00, 2.19 (at
 # 2**28: 1.19, 1.03); TILE_LAG 1: 1.03, 0.92, 1.01, 0.95, 1.74, 1.81; 3 (one block an SM
 # fits): 0.82, 0.75; the same kernel waiting for no carry (wrong sums, the floor of this
-# design): 1.20, 1.15. The kernel before, which read each tile twice (the second time
-# from L2, an iteration later) and published a group's sum as it read the carry of the
-# group's last tile: 1.01, 0.91, 0.99, 0.92, 1.76, 1.88; none of its variants was faster
-# (blocks of 480 or 224 threads; 8 float64 a thread; tiles of sub-tiles; a third tile in
-# L2; the next tile loaded before the scan of the last, which spilled registers).
-TILE_BLOCK = 992
+# design): 1.20, 1.15. The kernel before, which read each tile twice (the second time from
+# L2, an iteration later) and published a group's sum as it read the carry of the group's
+# last tile: 1.01, 0.91, 0.99, 0.92, 1.76, 1.88; none of its variants was faster (blocks
+# of 480 or 224 threads; 8 float64 a thread; tiles of sub-tiles; a third tile in L2; the
+# next tile loaded before the scan of the last, which spilled registers).
+TILE_BLOCK = {4: 224, 8: 480, 16: 480}
 TILE_IPT = {4: 8, 8: 4, 16: 4}
-TILE_RESIDENT = {4: 2, 8: 2, 16: 1}
+TILE_RESIDENT = {4: 8, 8: 4, 16: 2}
 TILE_LAG = 2
 # The lag of a launch of at most a tile a block (rows * tiles <= grid), where no next tile
 # is read while a carry comes. Measured on an H100, GPU time of torch.cumsum over this
@@ -455,6 +466,11 @@ def _ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
     return max(ROWS_IPT[max(4, dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
 
 
+def _tile_block(acc: numpy.dtype) -> int:
+    """The tile kernel's threads a block besides its carry warp (TILE_BLOCK)."""
+    return TILE_BLOCK[max(4, acc.itemsize)]
+
+
 def _tile_ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
     """Elements a thread of the tile kernel (TILE_IPT), at least one 16-byte load."""
     return max(TILE_IPT[max(4, dtype.itemsize, acc.itemsize)], 16 // dtype.itemsize)
@@ -465,24 +481,24 @@ def _kernels(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> An
     """The tile kernel, the rows kernel, the tile kernel's shared memory (its stage) and
     grid (as many blocks as are resident; 0 where the stage does not fit)."""
     name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
-    ipt = _tile_ipt(dtype, acc)
+    ipt, block = _tile_ipt(dtype, acc), _tile_block(acc)
     resident = TILE_RESIDENT[max(4, acc.itemsize)]
     src = (f"typedef {_scalar.get_typename(dtype)} TIN;\n"
            f"typedef {_scalar.get_typename(acc)} T;\n#define VEC {int(vec)}\n"
            f"#define IPT {_ipt(dtype, acc)}\n#define TIPT {ipt}\n"
            f"#define NIN {16 // dtype.itemsize}\n#define NOUT {16 // acc.itemsize}\n"
            f"#define NC {ipt * dtype.itemsize // 16}\n#define NW {acc.itemsize // 4}\n"
-           f"#define LEVELS {LEVELS}\n#define TB {TILE_BLOCK}\n#define LAG {TILE_LAG}\n"
-           f"#define BOUNDS __launch_bounds__({TILE_BLOCK + 32}, {resident})\n"
+           f"#define LEVELS {LEVELS}\n#define TB {block}\n#define LAG {TILE_LAG}\n"
+           f"#define BOUNDS __launch_bounds__({block + 32}, {resident})\n"
            + _SOURCE.replace("NAME", name))
     tiled, rows = _r.functions(src, name, f"{name}_rows")
-    stage = (TILE_LAG + 1) * TILE_BLOCK * ipt * dtype.itemsize
+    stage = (TILE_LAG + 1) * block * ipt * dtype.itemsize
     driver = cupy.cuda.driver
     try:
         driver.funcSetAttribute(
             tiled.ptr, driver.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stage)
         fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(
-            tiled.ptr, TILE_BLOCK + 32, stage)
+            tiled.ptr, block + 32, stage)
     except driver.CUDADriverError:
         fit = 0  # more than a block's shared memory
     return tiled, rows, stage, min(fit, resident) * _r._sms(device)
@@ -540,7 +556,8 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id
     tiled, by_rows, stage, grid = _kernels[x.dtype, acc, vec, device]
-    tiles = -(-length // (TILE_BLOCK * _tile_ipt(x.dtype, acc)))
+    tb = _tile_block(acc)
+    tiles = -(-length // (tb * _tile_ipt(x.dtype, acc)))
     by_row = tiles == 1 or rows >= SPREAD * _r._wave(device)
     if not by_row and not grid:
         return None  # the stage does not fit the device's shared memory: CuPy's path
@@ -551,7 +568,7 @@ def _scan(x: Any, axis: Any, dtype: Any) -> Any:
         launch(by_rows, rows, block, (x, out, numpy.int64(length)))
     else:
         _, _, ticket, words = _buffer(device, _entries(rows, tiles))
-        launch(tiled, min(rows * tiles, grid), TILE_BLOCK + 32, (
+        launch(tiled, min(rows * tiles, grid), tb + 32, (
             x, out, words, ticket, numpy.int64(length), numpy.int64(tiles),
             numpy.int64(rows * tiles), numpy.int32(_lag(rows * tiles, grid))), stage)
     return out
