@@ -533,3 +533,77 @@ def test_singular_matrix_cpu():
     (CuPy does not check for singular matrices by default: CPU only.)"""
     with pytest.raises(ValueError, match=r"^inv: "):
         xp.linalg.inv(xp.zeros((2, 2)))
+
+
+@pytest.mark.cuda
+def test_matmul_direct_cublas_call_as_cupys(monkeypatch):
+    """matmul of two C-contiguous floating matrices (every dimension at least 2) makes
+    CuPy's cuBLAS call itself (_cupy_matmul): the same bits as cupy.matmul, under CuPy's
+    default and pedantic compute types; every other case (vectors, a row or a column,
+    F-order or strided views, mixed or integer dtypes, stacks) is cupy.matmul's."""
+    if not _devices.cuda_devices():
+        pytest.skip("no CUDA device")
+    import cupy
+    from cupy._core import _routines_linalg as L
+    from cupy_backends.cuda.libs import cublas
+
+    from xpgpu._backend import _cupy_matmul
+
+    calls = []
+    real = cublas.gemmEx
+    monkeypatch.setattr(cublas, "gemmEx", lambda *args: calls.append(args) or real(*args))
+    rng = np.random.default_rng(5)
+
+    def host(shape, dtype):
+        h = rng.standard_normal(shape)
+        if np.dtype(dtype).kind == "c":
+            h = h + 1j * rng.standard_normal(shape)
+        return h.astype(dtype)
+
+    direct = [((64, 64), (64, 64)), ((100, 37), (37, 250)), ((2, 3), (3, 2)), ((7, 2), (2, 9))]
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        for s1, s2 in direct:
+            a, b = cupy.asarray(host(s1, dtype)), cupy.asarray(host(s2, dtype))
+            before = len(calls)
+            got = _cupy_matmul.matmul(a, b)
+            assert len(calls) == before + 1, (dtype, s1, s2)  # the direct call
+            monkeypatch.setattr(cublas, "gemmEx", real)
+            want = cupy.matmul(a, b)
+            monkeypatch.setattr(cublas, "gemmEx", lambda *args: calls.append(args) or real(*args))
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got.get().view(np.uint8), want.get().view(np.uint8))
+        # xpgpu's matmul of Arrays takes it
+        a, b = host((5, 6), dtype), host((6, 4), dtype)
+        before = len(calls)
+        got = to_numpy(xp.matmul(_x(a, "cuda:0"), _x(b, "cuda:0")))
+        assert len(calls) == before + 1
+        rtol = 1e-4 if dtype in ("float32", "complex64") else 1e-10
+        np.testing.assert_allclose(got, a @ b, rtol=rtol)
+    # pedantic compute type: still CuPy's bits
+    old = L.get_compute_type(np.float32)
+    L.set_compute_type(np.float32, L.COMPUTE_TYPE_PEDANTIC)
+    try:
+        a, b = cupy.asarray(host((33, 17), "float32")), cupy.asarray(host((17, 40), "float32"))
+        before = len(calls)
+        got = _cupy_matmul.matmul(a, b)
+        assert calls[before][-2] == cublas.CUBLAS_COMPUTE_32F_PEDANTIC
+        np.testing.assert_array_equal(got.get(), cupy.matmul(a, b).get())
+    finally:
+        L.set_compute_type(np.float32, old)
+    # CuPy's matmul for the rest
+    theirs = [(host((1, 5), "float32"), host((5, 3), "float32")),  # a row
+              (host((4, 5), "float32"), host((5, 1), "float32")),  # a column
+              (host((4, 1), "float32"), host((1, 3), "float32")),  # k = 1
+              (host(5, "float32"), host((5, 3), "float32")),  # a vector
+              (host((2, 4, 5), "float32"), host((5, 3), "float32")),  # a stack
+              (host((4, 5), "float32"), host((5, 3), "float64")),  # mixed dtypes
+              (rng.integers(-9, 9, (4, 5)), rng.integers(-9, 9, (5, 3)))]  # integers
+    for a, b in theirs:
+        ca, cb = cupy.asarray(a), cupy.asarray(b)
+        np.testing.assert_array_equal(_cupy_matmul.matmul(ca, cb).get(),
+                                      cupy.matmul(ca, cb).get())
+    fortran = cupy.asfortranarray(cupy.asarray(host((6, 5), "float64")))
+    strided = cupy.asarray(host((6, 10), "float64"))[:, ::2]
+    for a in (fortran, strided):
+        b = cupy.asarray(host((5, 4), "float64"))
+        np.testing.assert_array_equal(_cupy_matmul.matmul(a, b).get(), cupy.matmul(a, b).get())

@@ -15,6 +15,7 @@ from . import (
     _cupy_linalg,
     _cupy_logspace,
     _cupy_manipulation,
+    _cupy_matmul,
     _cupy_reductions,
     _cupy_scan,
     _cupy_search,
@@ -184,6 +185,7 @@ FIXES.update(_cupy_search.FIXES)  # argmax, argmin: xpgpu's own kernels
 FIXES.update(_cupy_scan.FIXES)  # cumsum: xpgpu's own scan
 FIXES["concat"] = _cupy_manipulation.concat(cupy.concatenate)  # along axis 0: copies
 FIXES["stack"] = _cupy_manipulation.stack(cupy.stack)
+FIXES["matmul"] = _cupy_matmul.matmul  # two C-contiguous matrices: CuPy's cuBLAS call, direct
 
 
 def _astype(x: Any, dtype: Any) -> Any:
