@@ -359,6 +359,9 @@ def test_arange_errors(device) -> None:
         xp.arange(2 ** 63 + 1, device=device)  # the last element, 2**63, is not an int64
     with pytest.raises(ValueError, match=r"^arange: "):
         xp.arange(2 ** 63, device=device)  # too many elements
+    for args in ((0, 2 ** 63, 0.5), (-1e308, 1e308, 1e-300)):  # too many floats (NumPy: its
+        with pytest.raises(ValueError, match=r"^arange: .* more than an array can hold"):
+            xp.arange(*args, device=device)  # own ValueError; an infinite length)
     with pytest.raises(TypeError, match=r"^arange: "):
         xp.arange(0.5, dtype=xp.int32, device=device)
     for name in ("bool", "complex64"):

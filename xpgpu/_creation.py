@@ -470,6 +470,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     backend = target.backend
     bounds = INT_BOUNDS.get(dt)
     if bounds is None:
+        span = (stop - start) / step  # the backends' length, before its ceil (float64)
+        if not span * dt.dtype.itemsize < _MAX_BYTES:
+            v.fail(func, f"{span:.4g} elements of {dt.name} are more than an array can hold; "
+                         "use a larger step", ValueError)
         with backend.adapter.on(target.index):
             data = backend.arange(start, stop, step, dtype=dt.dtype)
         return wrap_checked(func, data, target, dt)
