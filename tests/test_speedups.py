@@ -535,3 +535,29 @@ def test_subscript_calls_what_getitem_is() -> None:
             x[[0, 2]]
     finally:
         xp.set_strict(strict)
+
+
+@built
+def test_sorted_runs_as_searchsorted() -> None:
+    """sorted_runs finds the runs of zeros and NaNs of a sorted float32 or float64 array
+    where NumPy's searchsorted of (0.0, the smallest subnormal, nan) finds them, and
+    declines (None) every other array; the stable sort of floats takes it."""
+    runs = _elementwise._speedups.sorted_runs
+    rng = np.random.default_rng(13)
+    for dtype in (np.float32, np.float64):
+        tiny = np.finfo(dtype).smallest_subnormal
+        probes = np.array([0.0, tiny, np.nan], dtype)
+        pool = np.array([-2.5, -tiny, -0.0, 0.0, tiny, 1.0, np.inf, -np.inf, np.nan], dtype)
+        cases = [np.zeros(0, dtype), np.full(5, np.nan, dtype), np.zeros(4, dtype),
+                 -np.zeros(3, dtype), np.ones(3, dtype), -np.ones(3, dtype)]
+        cases += [rng.choice(pool, n) for n in (1, 2, 3, 7, 64, 1000) for _ in range(5)]
+        for case in cases:
+            s = np.sort(case)
+            assert runs(s) == tuple(s.searchsorted(probes).tolist()), s
+    for other in (np.zeros(3, np.float16), np.zeros(3, np.longdouble), np.zeros(6)[::2],
+                  np.zeros((2, 2)), np.zeros(3, ">f8" if np.little_endian else "<f8"),
+                  np.zeros(3, np.int32), [0.0, 1.0], 1.5):
+        assert runs(other) is None
+    from xpgpu._backend import _numpy_sorting
+
+    assert _numpy_sorting._runs is runs

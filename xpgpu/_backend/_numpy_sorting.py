@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy
 
+from . import _speedups
+
 _ndarray = numpy.ndarray
 
 
@@ -32,6 +34,9 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any:
 # https://numpy.org/doc/stable/reference/generated/numpy.sort.html
 _PROBES = {t: numpy.array([0.0, numpy.finfo(t).smallest_subnormal, numpy.nan], dtype=t)
            for t in (numpy.float16, numpy.float32, numpy.float64, numpy.longdouble)}
+# The same three searches in C for float32 and float64 (xpgpu._speedups.sorted_runs, where
+# it was built; None for other arrays): ~1 us less than searchsorted and tolist.
+_runs = None if _speedups is None else _speedups.sorted_runs
 
 
 def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
@@ -46,7 +51,8 @@ def sort(a: Any, axis: int = -1, kind: Any = None) -> Any:
         s.sort(axis=axis, kind="stable")
         return s
     s.sort()
-    zeros, positive, nans = s.searchsorted(probes).tolist()
+    runs = None if _runs is None else _runs(s)
+    zeros, positive, nans = s.searchsorted(probes).tolist() if runs is None else runs
     if positive - zeros > 1:
         s[zeros:positive] = a[a == 0]
     if a.shape[0] - nans > 1:
