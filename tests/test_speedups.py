@@ -165,7 +165,8 @@ def test_backend_result_is_checked() -> None:
         device.kind, device.index, device._name = "cuda", 99, "cuda:99"
         device.backend = SimpleNamespace(add=add, ndarray=np.ndarray, asarray=np.asarray,
                                          name="faulty")  # type: ignore[assignment]
-        a = xp.asarray([1.0, 2.0], dtype=xp.float32)
+        # NumPy data (the faulty backend calls NumPy), whatever the default device
+        a = xp.asarray([1.0, 2.0], dtype=xp.float32, device=_devices.lookup("cpu"))
         x = wrap(a._data, a.dtype, device)
         same(xp.add, x, x)
         if answer == "float64":
