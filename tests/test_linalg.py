@@ -607,3 +607,36 @@ def test_matmul_direct_cublas_call_as_cupys(monkeypatch):
     for a in (fortran, strided):
         b = cupy.asarray(host((5, 4), "float64"))
         np.testing.assert_array_equal(_cupy_matmul.matmul(a, b).get(), cupy.matmul(a, b).get())
+
+
+def test_cpu_solve_by_numpys_gufunc(monkeypatch):
+    """On the CPU, solve of one square matrix calls NumPy's gufunc itself
+    (_numpy_linalg): the same bits as numpy.linalg.solve for every floating dtype, with
+    a vector or a matrix on the right; a singular matrix is solve's ValueError; the
+    caller's NumPy error state is left as it was; stacks take numpy.linalg.solve."""
+    cpu = _devices.lookup("cpu")
+    calls = []
+    real = np.linalg.solve
+    monkeypatch.setattr(np.linalg, "solve", lambda *args: calls.append(args) or real(*args))
+    rng = np.random.default_rng(8)
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        for n, rhs in ((1, (1,)), (7, (7,)), (7, (7, 3)), (16, (16, 1))):
+            a = rng.standard_normal((n, n)) + n * np.eye(n)
+            b = rng.standard_normal(rhs)
+            if dtype.startswith("complex"):
+                a, b = a + 1j * rng.standard_normal(a.shape), b + 1j * rng.standard_normal(rhs)
+            a, b = a.astype(dtype), b.astype(dtype)
+            got = to_numpy(xp.linalg.solve(_x(a, cpu), _x(b, cpu)))
+            want = real(a, b)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    assert calls == []  # none went through numpy.linalg.solve
+    with np.errstate(invalid="warn", divide="raise"):
+        before = np.geterr()
+        with pytest.raises(ValueError, match=r"^solve: x1 is singular"):
+            xp.linalg.solve(_x(np.zeros((3, 3)), cpu), _x(np.ones(3), cpu))
+        assert np.geterr() == before
+    stack = rng.standard_normal((2, 4, 4)) + 4 * np.eye(4)
+    got = to_numpy(xp.linalg.solve(_x(stack, cpu), _x(np.ones((2, 4, 2)), cpu)))
+    np.testing.assert_array_equal(got, real(stack, np.ones((2, 4, 2))))
+    assert len(calls) == 1

@@ -10,7 +10,7 @@ from typing import Any
 import numpy
 import numpy.fft  # NumPy 2 imports it on first use; the Backend binds it at once
 
-from . import METHODS, _numpy_logspace, _numpy_special, method
+from . import METHODS, _numpy_linalg, _numpy_logspace, _numpy_special, method
 from ._numpy_interchange import dlpack_stream, export_dlpack, import_dlpack  # noqa: F401
 from ._numpy_sorting import FIXES as _SORTING_FIXES
 
@@ -79,6 +79,7 @@ FIXES["permute_dims"] = _METHODS["transpose"]
 FIXES["logspace"] = _numpy_logspace.logspace  # exact integer dtypes, no warnings
 FIXES.update(_numpy_special.FIXES)  # element-wise special cases of the standard
 FIXES.update(_SORTING_FIXES)  # searchsorted with a Python scalar
+FIXES["linalg"] = _numpy_linalg.linalg(ERRSTATE)  # solve of one matrix: NumPy's gufunc, direct
 
 
 # ---- NumPy 2's own rules, read by the permissive profile (xpgpu/_permissive.py) -------
