@@ -13,6 +13,8 @@ the dispatch thresholds (small and strided arrays keep CuPy's path).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from conftest import to_numpy
@@ -294,7 +296,8 @@ def _scan_small(rng: np.random.Generator, shape: tuple[int, ...], d: np.dtype) -
 
 def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
     """The docstring's bound, times eps and the prefix sums of |x| (|re| + |im|):
-    D = TIPT + 12 + 5 L (tile kernel, L levels of 32) or IPT + 12 + T (a block a row)."""
+    D = TIPT + 12 + 5 L (tile kernel, L levels of 32), TIPT + 22 (one tile a block) or
+    IPT + 12 + T (a block a row)."""
     rows, length = host.size // host.shape[-1], host.shape[-1]
     ipt = C._tile_ipt(host.dtype, acc)
     tiles = -(-length // (C._tile_block(acc) * ipt))
@@ -302,6 +305,8 @@ def _scan_bound(host: np.ndarray, acc: np.dtype) -> np.ndarray:
     while 32**levels < tiles:
         levels += 1
     depth = ipt + 12 + 5 * levels
+    if C._one_block(C._kernels[host.dtype, acc, True, 0][5], length, ipt, rows):
+        depth = ipt + 22
     if tiles == 1 or rows >= C.SPREAD * R._wave(0):  # a block a row
         ipt = C._ipt(host.dtype, acc)
         depth = ipt + 12 + -(-length // (C.BLOCK * ipt))
@@ -350,13 +355,25 @@ def test_cumulative_sum(forced: None, dtype: str, acc: str | None) -> None:
     assert any(k[0] == d for k in C._kernels)
 
 
+@pytest.fixture(params=["one tile a block", "tiles"])
+def scan_kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+                ) -> Iterator[str]:
+    """Both kernels of rows of several tiles: the one-tile kernel where it takes the launch
+    (few tiles), and the tile kernel everywhere (ONE_BLOCKS empty); plans made afresh."""
+    if request.param == "tiles":
+        monkeypatch.setattr(C, "ONE_BLOCKS", ())
+    R._plans.clear()
+    yield request.param
+    R._plans.clear()
+
+
 @pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64"])
-def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
-    """Rows of several tiles (the tile kernel, its levels of 32 tiles): lengths around one,
-    32, 162 and 1024 tiles, one and three rows (one row of at most a tile a block:
-    ONE_TILE_LAG), misaligned 1-D views, every scan launched before
-    any result is read (each launch its own flags); many rows of a few tiles (a block a
-    row, int32)."""
+def test_cumulative_sum_tiles(forced: None, scan_kernel: str, dtype: str) -> None:
+    """Rows of several tiles (the one-tile kernel, and the tile kernel with its levels of
+    32 tiles): lengths around one, 32, 162 and 1024 tiles, one and three rows (one row of
+    at most a tile a block: ONE_TILE_LAG), misaligned 1-D views, every scan launched
+    before any result is read (each launch its own flags); many rows of a few tiles (a
+    block a row, int32)."""
     d = np.dtype(dtype)
     tile = C._tile_block(d) * C._tile_ipt(d, d)
     rng = np.random.default_rng(9)
@@ -375,6 +392,58 @@ def test_cumulative_sum_tiles(forced: None, dtype: str) -> None:
     for host, got in cases:
         want = np.cumsum(host, axis=-1, dtype=np.dtype(got.dtype))
         np.testing.assert_array_equal(to_numpy(got), want, err_msg=f"{host.shape}")
+    ones = C._kernels[d, d, True, 0][5]
+    taken = [C._one_block(ones, h.shape[-1], C._tile_ipt(d, d), h.size // h.shape[-1]) > 0
+             for h, _ in cases]
+    assert any(taken) == (scan_kernel == "one tile a block") and not all(taken)
+
+
+def test_cumulative_sum_epoch_wrap(forced: None) -> None:
+    """The one-tile kernel's launch of the last epoch before its words' tag wraps to 0 (a
+    zeroed word's) zeroes its entries and ticket: entries left with tag 1 by a launch
+    2**32 launches before (here: written by hand) cannot pass for the next launch's, which
+    gives the right sums; without the zeroing it would add them in (or, with tag 0, the
+    zeroed words)."""
+    import cupy
+
+    d = np.dtype(np.float64)
+    host = _scan_small(np.random.default_rng(13), (1 << 18,), d)
+    x = cupy.asarray(host)
+    assert C._one_block(C._kernels[d, d, True, 0][5], host.size, C._tile_ipt(d, d), 1)
+    C._scan(x, -1, None)
+    words, ticket = C._one_buffer(0)
+    stale = np.array([1e6]).view(np.uint32).astype(np.uint64) | np.uint64(1 << 32)  # tag 1
+    words.reshape(-1, 2)[:] = cupy.asarray(stale)
+    ticket[:] = cupy.asarray(np.array([(2**32 - 2) << 32, 0], np.uint64))  # tag 2**32 - 1
+    np.testing.assert_array_equal(cupy.asnumpy(C._scan(x, -1, None)), np.cumsum(host))
+    assert not words.any() and not ticket.any()  # zeroed: the next tag is 1
+    for _ in range(2):  # tags 1 and 2
+        np.testing.assert_array_equal(cupy.asnumpy(C._scan(x, -1, None)), np.cumsum(host))
+    assert ticket.get().tolist() == [2 << 32, 0]
+
+
+def test_cumulative_sum_one_tile_plan_on_its_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-tile kernel's plan keeps the slots of the current stream's entries and
+    ticket: the compiled module launches it with no _one_buffer lookup on that stream; on
+    another stream the plan's Python takes that stream's buffers; every result exact."""
+    import cupy
+
+    from xpgpu._backend import _cupy_launch
+
+    host = _scan_small(np.random.default_rng(14), (1 << 18,), np.dtype(np.int64))
+    x = cupy.asarray(host)
+    C._scan(x, -1, None)  # the plan, made on the default stream
+    real, calls = C._one_buffer, []
+    monkeypatch.setattr(C, "_one_buffer", lambda *a: calls.append(a) or real(*a))
+    results = [C._scan(x, -1, None) for _ in range(3)]
+    assert len(calls) == (0 if _cupy_launch.compiled else 3)
+    with cupy.cuda.Stream(non_blocking=True) as stream:
+        results.append(C._scan(x, -1, None))
+        stream.synchronize()
+    assert len(calls) == (1 if _cupy_launch.compiled else 4)
+    assert len({c[0] for c in calls}) == 1
+    for got in results:
+        np.testing.assert_array_equal(cupy.asnumpy(got), np.cumsum(host))
 
 
 def test_cumulative_sum_deterministic(forced: None) -> None:
@@ -393,7 +462,9 @@ def test_cumulative_sum_stage_too_large(forced: None, monkeypatch: pytest.Monkey
     """A tile kernel whose shared memory (TILE_LAG + 1 tiles) does not fit a block: no
     launch, CuPy's scan instead, the same sums."""
     monkeypatch.setattr(C, "TILE_LAG", 1000)
+    monkeypatch.setattr(C, "ONE_BLOCKS", ())
     monkeypatch.setattr(C, "_kernels", type(C._kernels)(C._kernels.build))
+    R._plans.clear()
     d = np.dtype(np.int32)
     host = _scan_small(np.random.default_rng(11), (3 * C._tile_block(d) * C._tile_ipt(d, d),), d)
     import cupy

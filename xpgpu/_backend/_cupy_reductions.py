@@ -32,6 +32,7 @@ as ``x - mean`` does in the two-pass formula.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cupy
@@ -663,33 +664,38 @@ def _slot(p: Any) -> bytes:
 
 def plan(kernel: Any, grid: int, shape: tuple[int, ...], dtype: numpy.dtype,
          params: tuple[Any, ...], device: int = 0, partials: tuple[int, ...] | None = None,
-         split: bool = False, block: int = BLOCK) -> tuple[Any, Any]:
+         split: bool = False, block: int = BLOCK,
+         scratch: Callable[[], tuple[Any, ...]] | None = None) -> tuple[Any, Any]:
     """The plan that launches ``kernel`` on ``grid`` blocks of ``block`` threads with the
     arguments ``(x, out, *params)``, ``out`` a new array of ``shape`` and ``dtype``; for a
     kernel with ``partials`` (their itemsizes), ``(x, out, *partials, tickets, *params)``:
     the buffers of the device's current stream (_scratch) where rows are ``split`` among
-    blocks, else nulls. A plan is a pair: ``run(x)``, and the launch as the compiled module
-    takes it (the parameters as 16-byte slots; for split rows, with the stream whose
-    buffers the slots hold: on another stream the module calls ``run``, which takes that
-    stream's)."""
-    if partials is not None and not split:
-        params = (None,) * (len(partials) + 1) + params
-    if partials is None or not split:
+    blocks, else nulls; with ``scratch``, ``(x, out, *scratch(), *params)``: the buffers
+    it gives for the current stream. A plan is a pair: ``run(x)``, and the launch as the
+    compiled module takes it (the parameters as 16-byte slots; with a stream's buffers,
+    that stream: on another stream the module calls ``run``, which takes that stream's)."""
+    if partials is not None:
+        if split:
+            def scratch() -> tuple[Any, ...]:
+                tickets, *buffers = _scratch(device, *partials)
+                return (*buffers, tickets)
+        else:
+            params = (None,) * (len(partials) + 1) + params
+    if scratch is None:
         def run(x: Any) -> Any:
             out = cupy.ndarray(shape, dtype)
             launch(kernel, grid, block, (x, out, *params))
             return out
 
         return run, (kernel.ptr, grid, block, shape, dtype, b"".join(map(_slot, params)))
+    buffers = scratch
 
     def run_split(x: Any) -> Any:
         out = cupy.ndarray(shape, dtype)
-        tickets, *buffers = _scratch(device, *partials)
-        launch(kernel, grid, block, (x, out, *buffers, tickets, *params))
+        launch(kernel, grid, block, (x, out, *buffers(), *params))
         return out
 
-    tickets, *buffers = _scratch(device, *partials)
-    slots = b"".join(map(_slot, (*buffers, tickets, *params)))
+    slots = b"".join(map(_slot, (*buffers(), *params)))
     return run_split, (kernel.ptr, grid, block, shape, dtype, slots,
                        cupy.cuda.get_current_stream().ptr)
 

@@ -44,6 +44,17 @@ every element once:
   a carry warp, 4 blocks an SM: 301-310; in tiles of 128 x 8: 405; with each group's sum
   made by its last arriver, found by an atomic counter: 541; with a fence between a
   value and a flag as well: 761. See TILE_BLOCK for the others.)
+- One tile a block (``NAME_one``; ``ONE_BLOCKS`` threads, ``TIPT`` elements each):
+  where the tiles of every row fit the GPU at once (at most a block's threads a row), a
+  block draws its tile from the ticket, keeps it in registers, scans it and publishes its
+  total; its threads read the totals of the row's tiles before it, one each, and add
+  them to the tile as it is stored: one block scan, no stage and no carry warp. Tiles are
+  drawn, not taken by block index, so a block waits only on blocks that run (a block
+  index would wait on the GPU starting blocks in order, as a decoupled look-back does:
+  6-10% less GPU time at 2**20 float64, see ONE_BLOCKS). Its entries and ticket are a
+  fixed buffer a (device, stream), so its launches are plans run from C
+  (``_cupy_reductions.plan``); the launch of the epoch before the tag wraps zeroes the
+  buffer on the device instead of counting launches on the host (``EPOCHS``).
 
 Scan order (integers are exact, wrapping as CuPy's; floats within this order's rounding,
 the same bits on every run): element ``i``'s result is ``(c + e) + s``, where ``s`` is
@@ -53,10 +64,12 @@ scan of the warp totals), and ``c`` the tile's carry; a tile's total is the bloc
 inclusive prefix of its last warp. Rows: ``c`` is the earlier tiles' totals added in turn.
 Tiles: a level-``k`` entry (``k >= 1``) is a butterfly (five xor-shuffle steps) of its 32
 entries below, lane ``g`` of a warp adds its entries of the carry (``g < d_k``, else 0)
-in turn from level 0 up, then the 32 lanes' sums are added by a butterfly. Every result
-is thus a sum of its prefix along a tree of depth at most ``D = TIPT + 12 + 5 L`` (tiles;
-``L`` levels: ``32**(L - 1) < T <= 32**L`` for ``T`` tiles a row) or ``D = IPT + 12 + T``
-(rows), so ``|error| <= D * eps * sum(|x_j|, j <= i)`` to first order.
+in turn from level 0 up, then the 32 lanes' sums are added by a butterfly. One tile a
+block: thread ``g`` holds entry ``g`` (``g < i``, else 0), each warp's 32 are added by a
+butterfly, then the warps' sums by another. Every result is thus a sum of its prefix
+along a tree of depth at most ``D = TIPT + 12 + 5 L`` (tiles; ``L`` levels: ``32**(L - 1)
+< T <= 32**L`` for ``T`` tiles a row), ``D = TIPT + 22`` (one tile a block) or ``D = IPT
++ 12 + T`` (rows), so ``|error| <= D * eps * sum(|x_j|, j <= i)`` to first order.
 """
 
 from __future__ import annotations
@@ -115,6 +128,20 @@ TILE_LAG = 2
 # kernel's, float64 (float32) at 2**18, 2**19, 2**20: 0.83 (0.90), 0.80 (0.96), 0.71 (0.86);
 # with TILE_LAG: 0.80 (0.86), 0.77 (0.93), 0.68-0.71 (0.84).
 ONE_TILE_LAG = 1
+# The one-tile kernel (NAME_one): its block sizes, tried in turn (the first whose tiles a
+# row are at most its threads and whose tiles fit the GPU at once, by its register bound
+# of ONE_RESIDENT blocks of 1024 threads an SM, takes the launch), and its entries at most.
+# Measured on an H200, GPU time of torch.cumsum over xpgpu's at 2**16, 2**18, 2**19,
+# 2**20: float64 (the tile kernel) 0.76-0.79, 0.84-0.85, 0.81-0.82, 0.71; float64 1.12-1.18,
+# 1.04-1.14, 1.02-1.05, 0.82-0.87; float32 (the tile kernel) 0.93-0.95, 1.04-1.09, 1.04,
+# 0.94-0.95; float32 1.22-1.27, 1.24-1.36, 1.15, 1.04; complex64 (the tile kernel)
+# 1.01-1.02, 1.28-1.31, 1.20-1.22, 1.12-1.13; complex64 1.55-1.63, 1.68-1.80, 1.57-1.62,
+# 1.37-1.43. Taking tile blockIdx.x instead of a drawn one: float64 at 2**20 0.90-0.92;
+# with the drawn tile prefetched to L2 while the ticket comes: 0.83; blocks of 1024 only:
+# 0.86 (0.90 at 2**16).
+ONE_BLOCKS = (256, 512, 1024)
+ONE_RESIDENT = {4: 2, 8: 2, 16: 1}
+ONE_ENTRIES = 4096
 # Launches of the tile kernel on one buffer before a new one: a word holds its launch's
 # epoch plus one, modulo 2**32; fewer launches than that never meet a stale word.
 EPOCHS = (1 << 32) - 1
@@ -454,11 +481,61 @@ extern "C" __global__ void BOUNDS NAME(const TIN *__restrict__ x, T *__restrict_
         }
     }
 }
+
+// One tile a block (NAME_one), where the tiles are few (a row's at most blockDim.x, all
+// of them at most ONE_ENTRIES): a block draws its tile t from the ticket, reads it into
+// registers and scans it; thread 0 publishes the tile's total as entry i of its row and
+// thread g < i reads entry g of the row (drawn before: published with no wait); the carry
+// is a butterfly of each warp's entries, then one of the warps' sums, and the tile is
+// stored: each element read and written once, one block scan, no stage. The entries are
+// kept per (device, stream) in ONE_WORDS words (_one_buffer) with the ticket's two words:
+// draws and epoch (as the tile kernel's), and the blocks that have finished the launch of
+// the last epoch before the words' tag wraps to 0 (a zeroed word's): its last block zeroes
+// the words, so no word written 2**32 launches before can pass for current.
+extern "C" __global__ void __launch_bounds__(1024, ONE_RESIDENT)
+NAME_one(const TIN *__restrict__ x, T *__restrict__ out, unsigned long long *words,
+         unsigned long long *ticket, const long long len, const long long tiles,
+         const long long total) {
+    __shared__ T warps[33], sums[32];
+    __shared__ unsigned long long taken;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) taken = _xpgpu_draw(ticket, total);
+    __syncthreads();
+    const unsigned int t = (unsigned int)taken, n = (unsigned int)tiles, row = t / n;
+    const unsigned int i = t - row * n, epoch = (unsigned int)(taken >> 32) + 1u;
+    const long long tile = (long long)blockDim.x * TIPT;
+    const long long first = row * len + i * tile, base = first + threadIdx.x * TIPT;
+    const long long stop = first + min(tile, len - i * tile) - base;
+    TIN r[TIPT];
+    T s[TIPT], ex;
+    _xpgpu_load<TIPT, true>(x + base, 0, stop, r);
+    _xpgpu_running<TIPT>(r, s);
+    const T sum = _xpgpu_block_scan(s[TIPT - 1], warps, ex, blockDim.x);
+    if (threadIdx.x == 0 && i + 1 < n) _xpgpu_put(words + (size_t)t * NW, sum, epoch);
+    T c = T(0);
+    if (threadIdx.x < i)
+        while (!_xpgpu_get(words + (size_t)(t - i + threadIdx.x) * NW, epoch, c)) {}
+    c = _xpgpu_warp_sum(c);
+    if (lane == 0) sums[warp] = c;
+    __syncthreads();
+    c = _xpgpu_warp_sum(lane < (int)(blockDim.x >> 5) ? sums[lane] : T(0));
+    _xpgpu_store<TIPT, true>(out + base, 0, stop, c + (warps[warp] + ex), s);
+    if (epoch == ~0u) {  // the last epoch: the launch's last block zeroes the words
+        __threadfence();
+        if (threadIdx.x == 0) taken = atomicAdd(ticket + 1, 1ull);
+        __syncthreads();
+        if ((long long)taken == total - 1) {
+            for (int w = threadIdx.x; w < ONE_WORDS; w += blockDim.x) words[w] = 0ull;
+            if (threadIdx.x == 0) ticket[0] = 0ull, ticket[1] = 0ull;  // the next tag: 1
+        }
+    }
+}
 """
 
-# By (device, stream): [entries, launches, ticket, words] of the tile kernel;
-# launches on one stream run in order.
+# By (device, stream): [entries, launches, ticket, words] of the tile kernel, (words,
+# ticket) of the one-tile kernel; launches on one stream run in order.
 _buffers: dict[Any, Any] = {}
+_one_buffers: dict[Any, Any] = {}
 
 
 def _ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
@@ -490,8 +567,10 @@ def _kernels(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> An
            f"#define NC {ipt * dtype.itemsize // 16}\n#define NW {acc.itemsize // 4}\n"
            f"#define LEVELS {LEVELS}\n#define TB {block}\n#define LAG {TILE_LAG}\n"
            f"#define BOUNDS __launch_bounds__({block + 32}, {resident})\n"
+           f"#define ONE_RESIDENT {ONE_RESIDENT[max(4, acc.itemsize)]}\n"
+           f"#define ONE_WORDS {4 * ONE_ENTRIES}\n"
            + _SOURCE.replace("NAME", name))
-    tiled, rows = _r.functions(src, name, f"{name}_rows")
+    tiled, rows, one = _r.functions(src, name, f"{name}_rows", f"{name}_one")
     stage = (TILE_LAG + 1) * block * ipt * dtype.itemsize
     driver = cupy.cuda.driver
     try:
@@ -501,7 +580,19 @@ def _kernels(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> An
             tiled.ptr, block + 32, stage)
     except driver.CUDADriverError:
         fit = 0  # more than a block's shared memory
-    return tiled, rows, stage, min(fit, resident) * _r._sms(device)
+    ones = {b: driver.occupancyMaxActiveBlocksPerMultiprocessor(one.ptr, b, 0) * _r._sms(device)
+            for b in (32, 64, 128, 256, 512, 1024)}
+    return tiled, rows, stage, min(fit, resident) * _r._sms(device), one, ones
+
+
+def _one_block(ones: dict[int, int], length: int, ipt: int, rows: int) -> int:
+    """The one-tile kernel's threads a block for ``rows`` rows of ``length`` (ONE_BLOCKS),
+    or 0 where its tiles are too many."""
+    for b in ONE_BLOCKS:
+        tiles = -(-length // (b * ipt))
+        if 1 < tiles <= b and rows * tiles <= min(ones.get(b, 0), ONE_ENTRIES):
+            return b
+    return 0
 
 
 def _lag(total: int, grid: int) -> int:
@@ -541,37 +632,62 @@ def _accumulates(kind: str, acc: numpy.dtype, dtype: numpy.dtype) -> bool:
     return kind in "fc" and acc.kind == kind and acc.itemsize >= dtype.itemsize
 
 
+def _one_buffer(device: int) -> tuple[Any, Any]:
+    """The one-tile kernel's entries (ONE_WORDS words) and ticket (2 words) of the
+    device's current stream, zeroed when made."""
+    key = (device, cupy.cuda.get_current_stream().ptr)
+    b = _one_buffers.get(key)
+    if b is None:
+        words = cupy.zeros(2 + 4 * ONE_ENTRIES, numpy.uint64)
+        b = _one_buffers[key] = (words[2:], words[:2])
+    return b  # type: ignore[no-any-return]
+
+
 def _scan(x: Any, axis: Any, dtype: Any) -> Any:
     """xpgpu's cumulative sum of x along its last axis, or None for CuPy's path."""
-    if (type(x) is not cupy.ndarray or x.size < MIN_SIZE or axis is None
-            or axis % x.ndim != x.ndim - 1 or not x._c_contiguous):
+    if type(x) is not cupy.ndarray:
+        return None
+    return _r.planned(x, _scan_plan, axis, dtype, THRESHOLD, MIN_SIZE)
+
+
+def _scan_plan(x: Any, axis: Any, dtype: Any, threshold: int, min_size: int) -> Any:
+    if (x.size < min_size or axis is None or axis % x.ndim != x.ndim - 1
+            or not x._c_contiguous):
         return None
     acc = x.dtype if dtype is None else numpy.dtype(dtype)
     if not _accumulates(x.dtype.kind, acc, x.dtype):
         return None
     length = x.shape[-1]
     rows = x.size // length
-    if rows > 1 and x.size < THRESHOLD and acc.kind in "fc":
+    if rows > 1 and x.size < threshold and acc.kind in "fc":
         return None  # as var's and std's rows (_cupy_reductions.THRESHOLD)
     vec = _r._width(x, length) > 1 and not (length * acc.itemsize) & 15
     device = x.data.device_id
-    tiled, by_rows, stage, grid = _kernels[x.dtype, acc, vec, device]
-    tb = _tile_block(acc)
-    tiles = -(-length // (tb * _tile_ipt(x.dtype, acc)))
-    by_row = tiles == 1 or rows >= SPREAD * _r._wave(device)
-    if not by_row and not grid:
-        return None  # the stage does not fit the device's shared memory: CuPy's path
-    out = cupy.ndarray(x.shape, acc)
-    if by_row:
+    tiled, by_rows, stage, grid, one, ones = _kernels[x.dtype, acc, vec, device]
+    ipt, tb = _tile_ipt(x.dtype, acc), _tile_block(acc)
+    tiles = -(-length // (tb * ipt))
+    if tiles == 1 or rows >= SPREAD * _r._wave(device):  # a block a row
         threads = -(-length // _ipt(x.dtype, acc))  # short rows: a block of fewer threads
-        block = min(BLOCK, max(32, -(-threads // 32) * 32))
-        launch(by_rows, rows, block, (x, out, numpy.int64(length)))
-    else:
+        return _r.plan(by_rows, rows, x.shape, acc, (numpy.int64(length),),
+                       block=min(BLOCK, max(32, -(-threads // 32) * 32)))
+    b = _one_block(ones, length, ipt, rows)
+    if b:
+        n = -(-length // (b * ipt))
+        return _r.plan(one, rows * n, x.shape, acc, (
+            numpy.int64(length), numpy.int64(n), numpy.int64(rows * n)),
+            scratch=lambda: _one_buffer(device), block=b)
+    if not grid:
+        return None  # the stage does not fit the device's shared memory: CuPy's path
+    params = (numpy.int64(length), numpy.int64(tiles), numpy.int64(rows * tiles),
+              numpy.int32(_lag(rows * tiles, grid)))
+
+    def run(x: Any) -> Any:  # in Python: each launch counts its buffer's epochs
+        out = cupy.ndarray(x.shape, acc)
         _, _, ticket, words = _buffer(device, _entries(rows, tiles))
-        launch(tiled, min(rows * tiles, grid), tb + 32, (
-            x, out, words, ticket, numpy.int64(length), numpy.int64(tiles),
-            numpy.int64(rows * tiles), numpy.int32(_lag(rows * tiles, grid))), stage)
-    return out
+        launch(tiled, min(rows * tiles, grid), tb + 32, (x, out, words, ticket, *params), stage)
+        return out
+
+    return run, None
 
 
 def cumsum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
