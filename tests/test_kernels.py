@@ -63,7 +63,10 @@ def specials(dtype: str) -> list:
             float(f.smallest_subnormal), -float(f.smallest_subnormal), 88.5, -745.0]
     if d.kind == "f":
         return real
-    parts = [0.0, -0.0, 1.0, -2.5, 0.5, math.inf, -math.inf, math.nan, 1e-3, float(f.max)]
+    # subnormal parts: complex64's kernels take two vectors a thread (float32's one, to
+    # flush subnormals as CuPy's kernel does under -ftz=true)
+    parts = [0.0, -0.0, 1.0, -2.5, 0.5, math.inf, -math.inf, math.nan, 1e-3, float(f.max),
+             float(f.smallest_subnormal), -float(f.smallest_normal)]
     return [complex(a, b) for a in parts for b in parts]
 
 
@@ -288,13 +291,15 @@ def test_copy_bits(dtype, monkeypatch, counter):
 
 
 # Sizes about the kernels' units (V vectors of N elements a thread: 4 float32, 2 x 2
-# float64, 4 x 1 complex128, 16 bool) and blocks (256 threads; 128 where a thread takes
-# several vectors, whose whole blocks test no vector: 512 float64 or complex128 elements):
+# float64 or complex64, 4 x 1 complex128, 16 bool) and blocks (256 threads; 128 where a
+# thread takes several vectors, whose whole blocks test no vector: 512 float64, complex64
+# or complex128 elements):
 # a partial last block, a tail of elements after the whole units or blocks, and none.
 SIZES = [1, 3, 4, 5, 15, 16, 17, 1023, 1024, 1025, 2047, 2049, 4096, 4096 * 3 + 7, 65536 + 13]
 
 
-@pytest.mark.parametrize("dtype", ["bool", "uint8", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float32", "float64", "complex64",
+                                   "complex128"])
 def test_every_element_of_every_size(dtype, monkeypatch, counter):
     """Each element of every size is computed once by the kernel (or its tail): negative
     (bool: logical_not) and add of two arrays against NumPy's, exact values."""

@@ -55,8 +55,8 @@ ASTYPE_THRESHOLD = 1
 BLOCK = 256
 # Elements a thread, at least: whole 16-byte vectors of every operand, as many as make
 # PER_THREAD elements (float64, int64: two vectors; complex128: four), as PyTorch's
-# kernels take four elements a thread; one vector where an operand has float32 parts (see
-# Kernel). Measured on an H100 at 2**26 elements, four float4 a thread were no faster
+# kernels take four elements a thread; one vector where an operand is float32 or float16
+# (see Kernel). Measured on an H100 at 2**26 elements, four float4 a thread were no faster
 # (binary) or up to 2% slower (one input) than one; for float64, two vectors were up to
 # 11% faster than one where the arithmetic, not the memory, is the limit (exp, atan,
 # log1p, asin), the same elsewhere.
@@ -186,9 +186,13 @@ class Kernel:
         n = max(1, 16 // max(d.itemsize for d in dtypes))
         # Note: CuPy compiles with -ftz=true, which lets the compiler flush float32
         # subnormals in some instructions and not in others (sign(1e-45): 0 in CuPy's
-        # kernel and the one-vector loop, 1 in the loop of several vectors): arrays with
-        # float32 (or float16) parts keep the one-vector loop that matches CuPy's bits.
-        single = any(d.kind in "fc" and d.itemsize // (1 + (d.kind == "c")) < 8 for d in dtypes)
+        # kernel and the one-vector loop, 1 in the loop of several vectors): arrays of
+        # float32 (or float16) keep the one-vector loop that matches CuPy's bits. complex64
+        # takes two vectors a thread, as its functions' arithmetic (sin, exp: sincosf,
+        # expf) is the limit: on an H200 at 2**26, PyTorch's time over the kernel's for
+        # sin, cos, exp, sinh: one vector 0.87, 0.89, 0.96, 0.87; two 1.02, 1.01, 1.04, 1.02
+        # (the same bits as CuPy's, special values included; tested for every function).
+        single = any(d.kind == "f" and d.itemsize < 8 for d in dtypes)
         v = 1 if single else max(1, PER_THREAD // n)
         block = BLOCK if v == 1 else VECTORS_BLOCK
         params, decl, load, vec, tail = [], [], [], [], []
