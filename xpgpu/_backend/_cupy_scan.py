@@ -118,10 +118,15 @@ ROWS_IPT = {4: 8, 8: 2, 16: 2}
 # L2, an iteration later) and published a group's sum as it read the carry of the group's
 # last tile: 1.01, 0.91, 0.99, 0.92, 1.76, 1.88; none of its variants was faster (blocks
 # of 480 or 224 threads; 8 float64 a thread; tiles of sub-tiles; a third tile in L2; the
-# next tile loaded before the scan of the last, which spilled registers).
-TILE_BLOCK = {4: 224, 8: 480, 16: 480}
+# next tile loaded before the scan of the last, which spilled registers). 8 bytes since the
+# twentieth session: 352 threads, 5 an SM (was 480, 4), measured on an H200 at 2**22,
+# 2**24, 2**26, float64 0.94-0.96, 1.00-1.01, 1.02-1.03 (480: 0.92-0.94, 0.98-0.99, 1.01;
+# 224, 8 an SM: 0.94-0.95, 0.97-0.98, 0.98-0.99; 992, 2 an SM: 0.85-0.86, 0.91, 0.94; 2
+# float64 a thread: 0.65-0.78 at every size; TILE_LAG 1: 0.78-0.89); complex64 at 2**22,
+# 2**26 1.64, 2.15 (480: 1.66, 2.12), int64 at 2**24 1.03 (1.04).
+TILE_BLOCK = {4: 224, 8: 352, 16: 480}
 TILE_IPT = {4: 8, 8: 4, 16: 4}
-TILE_RESIDENT = {4: 8, 8: 4, 16: 2}
+TILE_RESIDENT = {4: 8, 8: 5, 16: 2}
 TILE_LAG = 2
 # The lag of a launch of at most a tile a block (rows * tiles <= grid), where no next tile
 # is read while a carry comes. Measured on an H100, GPU time of torch.cumsum over this
