@@ -537,8 +537,9 @@ NAME_one(const TIN *__restrict__ x, T *__restrict__ out, unsigned long long *wor
 }
 """
 
-# By (device, stream): [entries, launches, ticket, words] of the tile kernel, (words,
-# ticket) of the one-tile kernel; launches on one stream run in order.
+# By (device, stream): [entries, launches, ticket, words] of the tile kernel (_buffers) and
+# (words, ticket) of the one-tile kernel (_one_buffers); launches on one stream run in
+# order.
 _buffers: dict[Any, Any] = {}
 _one_buffers: dict[Any, Any] = {}
 
@@ -561,7 +562,8 @@ def _tile_ipt(dtype: numpy.dtype, acc: numpy.dtype) -> int:
 @_r.Kernels
 def _kernels(dtype: numpy.dtype, acc: numpy.dtype, vec: bool, device: int) -> Any:
     """The tile kernel, the rows kernel, the tile kernel's shared memory (its stage) and
-    grid (as many blocks as are resident; 0 where the stage does not fit)."""
+    grid (as many blocks as are resident; 0 where the stage does not fit), the one-tile
+    kernel and its resident blocks by block size (_one_block)."""
     name = f"xpgpu_cumsum_{dtype.kind}{dtype.itemsize}_{acc.kind}{acc.itemsize}_{int(vec)}"
     ipt, block = _tile_ipt(dtype, acc), _tile_block(acc)
     resident = TILE_RESIDENT[max(4, acc.itemsize)]
