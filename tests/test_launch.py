@@ -8,6 +8,7 @@ converts them, and ``launch`` against CuPy's own launch of the same kernel.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -287,3 +288,131 @@ def test_zeros_as_cupys(shape: Any, dtype: str) -> None:
     assert (got.shape, got.dtype, got.strides) == (want.shape, want.dtype, want.strides)
     assert got.get().tobytes() == bytes(got.nbytes)
     assert L._zeros_python(shape, np.dtype(dtype)).get().tobytes() == bytes(got.nbytes)
+
+
+def _add() -> Any:
+    return L.dispatch(cupy.add, K.elementwise("add", cupy.add, cupy.add), {}, {"THRESHOLD": 1},
+                      "THRESHOLD")
+
+
+def test_results_reused_only_when_nothing_holds_them() -> None:
+    """A result that nothing references any more (only the module's slot) is the next
+    result of its shape, dtype and stream; one that a name, a view, a MemoryPointer, a weak
+    reference or a DLPack capsule holds is not, and keeps its values."""
+    f = _add()
+    host = np.arange(4096, dtype=np.float32)
+    z, w = cupy.asarray(host), cupy.asarray(host * 3)
+    L.outputs(4)  # lets go of those kept
+    try:
+        f(z, z)  # compiles the kernel
+        before = L.outputs()
+        first = f(z, z)
+        ptr = first.data.ptr
+        del first
+        again = f(z, w)
+        assert L.outputs() == before + 1 and again.data.ptr == ptr
+        np.testing.assert_array_equal(again.get(), host * 4)
+
+        def holders(r: Any) -> list[Any]:
+            return [r, r[1:], r.data + 4, weakref.ref(r), cupy.from_dlpack(r)]
+
+        for k in range(5):
+            L.outputs(4)  # lets go of those kept: r the one kept below
+            r = f(z, z)
+            ptr = r.data.ptr
+            held = holders(r)[k]
+            del r
+            count = L.outputs()
+            other = f(w, w)
+            assert L.outputs() == count and other.data.ptr != ptr, k  # a new array
+            np.testing.assert_array_equal(other.get(), host * 6)
+            if k == 0:
+                np.testing.assert_array_equal(held.get(), host * 2)
+            elif k == 1:
+                np.testing.assert_array_equal(held.get(), host[1:] * 2)
+            elif k == 2:
+                np.testing.assert_array_equal(cupy.ndarray((4095,), np.float32, held).get(),
+                                              host[1:] * 2)
+            elif k == 3:
+                np.testing.assert_array_equal(held().get(), host * 2)
+            else:
+                np.testing.assert_array_equal(held.get(), host * 2)
+            del held, other
+            assert f(z, z).data.ptr == ptr, k  # let go: taken again
+        r = f(z, z)
+        del r
+        count = L.outputs()
+        for x, y in ((z[:2048], z[:2048]), (z.astype(np.float64), z.astype(np.float64))):
+            assert f(x, y).shape == x.shape and L.outputs() == count  # another shape, dtype
+        with cupy.cuda.Stream(non_blocking=True) as stream:
+            np.testing.assert_array_equal(f(z, z).get(), host * 2)
+            stream.synchronize()
+        assert L.outputs() == count  # another stream
+        L.outputs(0)
+        f(z, z)
+        assert f(z, z) is not None and L.outputs() == count  # none kept
+    finally:
+        L.outputs(4)
+
+
+def test_results_reused_through_the_namespace() -> None:
+    """xpgpu's functions and reductions take a result nothing holds, with NumPy's values."""
+    import xpgpu as xp
+
+    host = np.random.default_rng(0).standard_normal(1 << 16)
+    a = xp.asarray(host, device="cuda:0")
+    for func, numpy_func in ((xp.sin, np.sin), (xp.sum, np.sum), (xp.cumulative_sum, np.cumsum)):
+        func(a)
+        before = L.outputs()
+        for _ in range(3):
+            np.testing.assert_allclose(np.asarray(func(a).to_device("cpu")), numpy_func(host),
+                                       rtol=1e-12, atol=1e-9)
+        assert L.outputs() >= before + 2, func
+
+
+def test_dependent_launches_wait_for_the_work_before() -> None:
+    """On compute capability 9.0 and later the element-wise kernels are launched to start
+    before the kernel ahead of them ends, and wait for it: a chain of dependent calls, mixed
+    with CuPy's kernels and in-place updates, gives the exact sums."""
+    import xpgpu as xp
+
+    dependent = int(cupy.cuda.Device().compute_capability) >= 90
+    assert K._dependent_launch(cupy.cuda.Device().id) is dependent
+    n = 1 << 20
+    host = np.arange(n, dtype=np.float64)
+    x = xp.asarray(host, device="cuda:0")
+    one = xp.ones(n, dtype=xp.float64, device="cuda:0")
+    for i in range(1, 65):
+        x = xp.add(x, one)
+        if i % 8 == 0:
+            x = xp.asarray(x._data * 1.0)  # CuPy's kernel between two of ours
+            x += one
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), host + 72)
+    cache: dict[Any, Any] = {}
+    K._generic(cupy.add, "add", cache, (one._data, one._data))
+    (kernel,) = cache.values()
+    assert kernel.spec[5] is (K.DEPENDENT and dependent)
+    assert "griddepcontrol.wait" in kernel.source
+
+
+def test_results_kept_are_let_go_when_memory_runs_out() -> None:
+    """Results kept for reuse give their memory back where a new result finds the memory
+    pool out of memory: the call then succeeds within a limit that they alone exceed."""
+    f = _add()
+    pool = cupy.get_default_memory_pool()
+    n = 1 << 20
+    z = cupy.ones(n, np.float32)
+    f(z, z)  # compiles the kernel
+    L.outputs(4)  # lets go of those kept
+    for m in (n - 64, n - 128):  # two results of other shapes: kept, referenced by none
+        f(z[:m], z[:m])
+    limit = pool.get_limit()
+    try:
+        pool.free_all_blocks()
+        pool.set_limit(size=pool.used_bytes() + (2 << 20))  # less than a result's 4 MiB
+        out = f(z, z)
+        pool.set_limit(size=limit)
+        np.testing.assert_array_equal(out.get(), np.full(n, 2, np.float32))
+    finally:
+        pool.set_limit(size=limit)
+        L.outputs(4)

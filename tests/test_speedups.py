@@ -198,10 +198,18 @@ def test_no_reference_leaks(device: Any) -> None:
         with pytest.raises(ValueError):
             xp.add(a, short)
 
+    def let_go() -> None:  # of the CUDA results kept for reuse (they hold their dtypes)
+        if device.kind == "cuda":
+            from xpgpu._backend import _cupy_launch
+
+            _cupy_launch.outputs(4)
+
     calls()
+    let_go()
     before = _refcounts(watched)
     for _ in range(200):
         calls()
+    let_go()
     assert _refcounts(watched) == before
 
 

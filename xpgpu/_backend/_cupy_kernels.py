@@ -30,6 +30,7 @@ here, the definition, runs only to compile a kernel and for what C hands back to
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 from collections.abc import Callable
@@ -68,6 +69,13 @@ PER_THREAD = 4
 # of 256 with the same loop gave 1.00 and 1.02 at 2**26. One vector a thread (float32)
 # keeps 256: 128 was 0.3% slower there.
 VECTORS_BLOCK = 128
+# Programmatic dependent launch (compute capability 9.0 and later): each kernel first
+# waits for the work before it on its stream (griddepcontrol.wait, a no-op in a plain
+# launch), so the compiled dispatch may launch it to start before that work ends: the
+# GPU has the grid ready and runs it as the kernel before ends, instead of a launch's
+# latency after. Measured on an H200 with an add kernel at 2**20 elements, back to back:
+# float32 3.2 -> 2.0 µs a kernel, float64 5.0 -> 3.8 (PyTorch's add 3.2 and 5.2).
+DEPENDENT = True
 
 _ndarray = cupy.ndarray
 _empty = cupy.ndarray  # cupy.empty without its Python layer
@@ -110,6 +118,9 @@ __device__ __forceinline__ out0_type _xpgpu_op({op_params}) {{
   return out0;
 }}
 extern "C" __global__ void {name}({params}) {{
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 {loop}
   if (blockIdx.x == gridDim.x - 1) {{
     for (long long e = nv * {n} + threadIdx.x; e < n; e += blockDim.x) {{
@@ -245,7 +256,8 @@ class Kernel:
         # (``extra``: astype's dtype).
         codes = "".join("a" if d is not None else t.char
                         for d, t in zip(operands, in_loop, strict=False)) + extra
-        self.spec = (self._f.ptr, n * v, block, out, codes.encode())
+        self.spec = (self._f.ptr, n * v, block, out, codes.encode(),
+                     DEPENDENT and _dependent_launch(cupy.cuda.Device().id))
 
     def __call__(self, shape: tuple[int, ...], size: int, args: list[Any]) -> Any:
         out = _empty(shape, self.out)
@@ -253,6 +265,12 @@ class Kernel:
         launch(self._f, (size // self.per_thread + block - 1) // block or 1, block,
                (*args, out, _int64(size)))
         return out
+
+
+@functools.cache
+def _dependent_launch(device: int) -> bool:
+    """Whether the device runs programmatic dependent launches (compute capability 9.0+)."""
+    return int(cupy.cuda.Device(device).compute_capability) >= 90
 
 
 def _aligned(a: Any) -> bool:

@@ -14,6 +14,10 @@
   is missing, words of one byte repeated only (CuPy's ``memsetAsync``), and False
   (nothing done) for the others.
 - ``launches()``: how many kernels the compiled module launched (for tests).
+- ``outputs(kept=-1)``: how many results the compiled module's launches took from the
+  arrays it keeps, the last few results it made that nothing references any more (see
+  ``_launch.c``, "results"); ``kept`` sets how many it keeps (0 to 4), letting go of
+  those it kept.
 - ``zeros(shape, dtype)``: ``cupy.zeros`` (positional arguments), in C where built.
 - ``basic_view(data, key)``: ``data[key]`` of ints and slices (no or a positive step)
   made without CuPy's indexing (~0.5 µs less on an H100 host), or None where the key,
@@ -110,3 +114,7 @@ def memset(ptr: int, word: int, count: int, width: int) -> bool:
 
 def launches() -> int:
     return _launch.launches() if compiled else 0  # type: ignore[no-any-return]
+
+
+def outputs(kept: int = -1) -> int:
+    return _launch.outputs(kept) if compiled else 0  # type: ignore[no-any-return]

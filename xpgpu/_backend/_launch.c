@@ -40,6 +40,27 @@ typedef int (*cu_launch_t)(void *f, unsigned gx, unsigned gy, unsigned gz, unsig
                            unsigned by, unsigned bz, unsigned shared, void *stream,
                            void **params, void **extra);
 static cu_launch_t cu_launch;
+/* cuLaunchKernelEx's configuration (CUlaunchConfig, CUlaunchAttribute of cuda.h, CUDA 12):
+ * here only to allow programmatic dependent launch (attribute 6,
+ * CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION). */
+typedef struct {
+    int id;
+    char pad[4];
+    union {
+        char pad[64];
+        int value;
+    } value;
+} LaunchAttribute;
+typedef struct {
+    unsigned grid[3], block[3], shared;
+    void *stream;
+    LaunchAttribute *attributes;
+    unsigned count;
+} LaunchConfig;
+typedef int (*cu_launch_ex_t)(const LaunchConfig *config, void *f, void **params, void **extra);
+static cu_launch_ex_t cu_launch_ex; /* NULL before CUDA 12 */
+static LaunchAttribute programmatic = {.id = 6, .value = {.value = 1}};
+static int (*cu_ctx_current)(void **context); /* cuCtxGetCurrent */
 /* cuMemsetD8Async, cuMemsetD16Async, cuMemsetD32Async (NULL where not found) */
 typedef int (*cu_memset8_t)(unsigned long long dst, unsigned char value, size_t n, void *stream);
 typedef int (*cu_memset16_t)(unsigned long long dst, unsigned short value, size_t n,
@@ -52,7 +73,7 @@ static intptr_t (*current_stream)(void); /* cupy_backends.cuda.stream */
 static PyObject *(*ensure_context)(void);  /* cupy_backends.cuda.api.runtime */
 static PyTypeObject *ndarray_type, *dtype_type;
 static PyObject *str_size, *str_shape, *str_contiguous, *str_data, *str_ptr, *str_device_id;
-static PyObject *str_dtype, *str_spec;
+static PyObject *str_dtype, *str_spec, *str_nbytes;
 static unsigned long long launches; /* kernels launched from here (for tests) */
 
 #define MAX_ARGS 16
@@ -96,23 +117,215 @@ data_pointer(PyObject *a, void **ptr, PyObject **device)
     return 0;
 }
 
-/* cuLaunchKernel on CuPy's current stream: 0, or the driver's error. */
+/* CuPy's current stream, after its per-thread context set-up (as CuPy's _launch does
+ * first): 0, or -1 with an exception. */
 static int
-run(void *function, unsigned grid[3], unsigned block[3], unsigned shared, void **params)
+prepare(intptr_t *stream)
 {
-    PyObject *none = ensure_context(); /* as CuPy's _launch does first */
+    PyObject *none = ensure_context();
     if (none == NULL) {
         return -1;
     }
     Py_DECREF(none);
-    intptr_t stream = current_stream();
-    if (stream == -1 && PyErr_Occurred()) {
-        return -1;
+    *stream = current_stream();
+    return *stream == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* The launch on `stream`: 0, or the driver's error. `dependent`: a kernel that waits for
+ * the work before it itself (griddepcontrol.wait, _cupy_kernels), launched so that the
+ * GPU may start it before that work ends (programmatic dependent launch, compute
+ * capability 9.0 and later: the launch's latency overlaps the kernel before). */
+static int
+run_on(intptr_t stream, void *function, unsigned grid[3], unsigned block[3], unsigned shared,
+       void **params, int dependent)
+{
+    int status;
+    if (dependent && cu_launch_ex != NULL) {
+        LaunchConfig config = {{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},
+                               shared, (void *)stream, &programmatic, 1};
+        status = cu_launch_ex(&config, function, params, NULL);
     }
-    int status = cu_launch(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+    else {
+        status = cu_launch(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                            shared, (void *)stream, params, NULL);
+    }
     launches += status == 0;
     return status;
+}
+
+/* cuLaunchKernel on CuPy's current stream: 0, -1 with an exception, or the driver's error. */
+static int
+run(void *function, unsigned grid[3], unsigned block[3], unsigned shared, void **params)
+{
+    intptr_t stream;
+    return prepare(&stream) ? -1 : run_on(stream, function, grid, block, shared, params, 0);
+}
+
+/* ---- results ---------------------------------------------------------------------------
+ *
+ * The result of a kernel launched from here (element-wise functions, plans): a new
+ * cupy.ndarray(shape, dtype), or one of the last OUTPUTS results made here that nothing
+ * references any more, of the same shape and dtype, on the same context and stream. A
+ * result's cupy.ndarray costs about 2 us on an H200 host (half of it the memory pool,
+ * half the array), a third of an element-wise call. As NumPy reuses a temporary that
+ * nothing else references (its elision of temporaries), the test is by reference counts:
+ * only the slot holds the array, its MemoryPointer and the memory, as when it was made,
+ * and no weak reference names it; a view holds its base, an exported capsule or a
+ * consumer of __cuda_array_interface__ the array, `data + offset` the memory. The memory
+ * then is as free as CuPy's pool would hold it, for the same stream. Results above
+ * OUTPUT_BYTES are not kept (their kernel costs more than the allocation), so at most
+ * OUTPUTS * OUTPUT_BYTES of memory stays held after its arrays are gone, and it is let go
+ * of where an allocation here finds the pool out of memory. */
+#define OUTPUTS 4
+#define OUTPUT_BYTES (16 << 20)
+typedef struct {
+    PyObject *array, *data, *mem;
+    Py_ssize_t data_refs, mem_refs;
+    intptr_t stream;
+    void *context;
+} Output;
+static Output outputs[OUTPUTS];
+static unsigned outputs_next, outputs_kept = OUTPUTS;
+static unsigned long long outputs_reused; /* for tests */
+static PyObject *str_mem;
+
+static int
+unreferenced(const Output *o)
+{
+    PyObject *a = o->array;
+    if (Py_REFCNT(a) != 1 || Py_REFCNT(o->data) != o->data_refs
+        || Py_REFCNT(o->mem) != o->mem_refs) {
+        return 0;
+    }
+    Py_ssize_t offset = Py_TYPE(a)->tp_weaklistoffset;
+    return offset > 0 && *(PyObject **)((char *)a + offset) == NULL;
+}
+
+/* 1 where `a` has this shape and dtype and is C-contiguous, 0 where not, -1 on an error. */
+static int
+same_layout(PyObject *a, PyObject *shape, PyObject *dtype)
+{
+    PyObject *d = PyObject_GetAttr(a, str_dtype), *s = NULL, *c = NULL;
+    int same = d == NULL ? -1 : d == dtype ? 1 : PyObject_RichCompareBool(d, dtype, Py_EQ);
+    if (same == 1) {
+        s = PyObject_GetAttr(a, str_shape);
+        same = s == NULL ? -1 : PyObject_RichCompareBool(s, shape, Py_EQ);
+    }
+    if (same == 1) {
+        c = PyObject_GetAttr(a, str_contiguous);
+        same = c == NULL ? -1 : c == Py_True;
+    }
+    Py_XDECREF(d);
+    Py_XDECREF(s);
+    Py_XDECREF(c);
+    return same;
+}
+
+/* Keep `out` (made on `stream`, `context`) in the next slot, where it is small enough. */
+static void
+keep(PyObject *out, intptr_t stream, void *context)
+{
+    PyObject *value = PyObject_GetAttr(out, str_nbytes);
+    Py_ssize_t nbytes = value == NULL ? -1 : PyLong_AsSsize_t(value);
+    Py_XDECREF(value);
+    PyObject *data = nbytes < 0 || nbytes > OUTPUT_BYTES ? NULL : PyObject_GetAttr(out, str_data);
+    PyObject *mem = data == NULL ? NULL : PyObject_GetAttr(data, str_mem);
+    if (mem == NULL) {
+        PyErr_Clear(); /* not kept: a new array next time */
+        Py_XDECREF(data);
+        return;
+    }
+    Output old = outputs[outputs_next];
+    outputs[outputs_next] = (Output){Py_NewRef(out), data, mem, Py_REFCNT(data),
+                                     Py_REFCNT(mem), stream, context};
+    outputs_next = (outputs_next + 1) % outputs_kept;
+    Py_XDECREF(old.array); /* last: its memory may go back to the pool now */
+    Py_XDECREF(old.data);
+    Py_XDECREF(old.mem);
+}
+
+/* Let go of the arrays kept, keeping `kept` from now on. */
+static void
+let_go(unsigned kept)
+{
+    Output old[OUTPUTS];
+    memcpy(old, outputs, sizeof outputs);
+    memset(outputs, 0, sizeof outputs);
+    outputs_kept = kept;
+    outputs_next = 0;
+    for (int i = 0; i < OUTPUTS; i++) {
+        Py_XDECREF(old[i].array);
+        Py_XDECREF(old[i].data);
+        Py_XDECREF(old[i].mem);
+    }
+}
+
+/* A new cupy.ndarray(shape, dtype); where the memory pool is out of memory (a MemoryError)
+ * and arrays are kept, they are let go of (their memory back to the pool) and it is asked
+ * again. */
+static PyObject *
+new_array(PyObject *shape, PyObject *dtype)
+{
+    PyObject *operands[2] = {shape, dtype};
+    PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
+    /* (slot 0, the first filled, is empty only when none is kept) */
+    if (out == NULL && outputs[0].array != NULL && PyErr_ExceptionMatches(PyExc_MemoryError)) {
+        PyErr_Clear();
+        let_go(outputs_kept);
+        out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
+    }
+    return out;
+}
+
+static PyObject *
+output(PyObject *shape, PyObject *dtype, intptr_t stream)
+{
+#ifdef Py_GIL_DISABLED
+    /* Reference counts are no proof of being alone without the GIL. */
+    return new_array(shape, dtype);
+#else
+    void *context = NULL;
+    if (outputs_kept == 0 || cu_ctx_current == NULL || cu_ctx_current(&context) != 0) {
+        return new_array(shape, dtype);
+    }
+    for (unsigned i = 0; i < outputs_kept; i++) {
+        Output *o = &outputs[i];
+        if (o->array != NULL && o->stream == stream && o->context == context
+            && unreferenced(o)) {
+            int same = same_layout(o->array, shape, dtype);
+            if (same < 0) {
+                return NULL;
+            }
+            if (same) {
+                outputs_reused++;
+                return Py_NewRef(o->array);
+            }
+        }
+    }
+    PyObject *out = new_array(shape, dtype);
+    if (out != NULL) {
+        keep(out, stream, context);
+    }
+    return out;
+#endif
+}
+
+/* outputs(kept): how many results were reused; `kept` (0 to OUTPUTS, -1 to leave it) the
+ * slots in use from now on (0: none); setting it lets go of the arrays kept. */
+static PyObject *
+outputs_setup(PyObject *module, PyObject *arg)
+{
+    long kept = PyLong_AsLong(arg);
+    if (kept == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (kept < -1 || kept > OUTPUTS) {
+        return PyErr_Format(PyExc_ValueError, "outputs: kept is -1 or 0 to %d", OUTPUTS);
+    }
+    if (kept >= 0) {
+        let_go((unsigned)kept);
+    }
+    return PyLong_FromUnsignedLongLong(outputs_reused);
 }
 
 /* A grid or block: an int or a tuple of at most three ints, each at least 1 (as CuPy's
@@ -315,12 +528,14 @@ static PyObject *
 run_spec(PyObject *spec, PyObject *const *args, Py_ssize_t nargs, Param *values,
          PyObject *shape, Py_ssize_t size)
 {
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 5
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 6
         || !PyBytes_Check(PyTuple_GET_ITEM(spec, 4))
         || PyBytes_GET_SIZE(PyTuple_GET_ITEM(spec, 4)) != nargs) {
-        PyErr_SetString(PyExc_TypeError, "dispatch: a kernel's spec is not (ptr, n, block, dtype, codes)");
+        PyErr_SetString(PyExc_TypeError,
+                        "dispatch: a kernel's spec is not (ptr, n, block, dtype, codes, dependent)");
         return NULL;
     }
+    int dependent = PyTuple_GET_ITEM(spec, 5) == Py_True;
     void *function = PyLong_AsVoidPtr(PyTuple_GET_ITEM(spec, 0));
     Py_ssize_t n_vec = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
     long block = PyLong_AsLong(PyTuple_GET_ITEM(spec, 2));
@@ -339,8 +554,8 @@ run_spec(PyObject *spec, PyObject *const *args, Py_ssize_t nargs, Param *values,
         }
         params[k++] = &values[i];
     }
-    PyObject *operands[2] = {shape, PyTuple_GET_ITEM(spec, 3)};
-    PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
+    intptr_t stream;
+    PyObject *out = prepare(&stream) ? NULL : output(shape, PyTuple_GET_ITEM(spec, 3), stream);
     if (out == NULL) {
         return NULL;
     }
@@ -354,10 +569,10 @@ run_spec(PyObject *spec, PyObject *const *args, Py_ssize_t nargs, Param *values,
     params[k++] = &n;
     Py_ssize_t blocks = (size / n_vec + block - 1) / block;
     unsigned grid[3] = {blocks > 0 ? (unsigned)blocks : 1, 1, 1}, threads[3] = {block, 1, 1};
-    int status = run(function, grid, threads, 0, params);
+    int status = run_on(stream, function, grid, threads, 0, params, dependent);
     if (status != 0) {
         Py_DECREF(out);
-        return status < 0 ? NULL : Py_NewRef(Py_None); /* a driver error: the Python path */
+        return Py_NewRef(Py_None); /* a driver error: the Python path reports it */
     }
     return out;
 }
@@ -636,11 +851,14 @@ run_plan(PyObject *spec, void *x_ptr)
     if (PyErr_Occurred()) {
         return NULL;
     }
-    if (size == 7 && stream != current_stream()) {
+    intptr_t current;
+    if (prepare(&current)) {
+        return NULL;
+    }
+    if (size == 7 && stream != current) {
         Py_RETURN_NONE; /* the slots hold another stream's scratch buffers */
     }
-    PyObject *operands[2] = {PyTuple_GET_ITEM(spec, 3), PyTuple_GET_ITEM(spec, 4)};
-    PyObject *out = PyObject_Vectorcall((PyObject *)ndarray_type, operands, 2, NULL);
+    PyObject *out = output(PyTuple_GET_ITEM(spec, 3), PyTuple_GET_ITEM(spec, 4), current);
     if (out == NULL) {
         return NULL;
     }
@@ -657,10 +875,10 @@ run_plan(PyObject *spec, void *x_ptr)
         params[i] = &values[i];
     }
     unsigned g[3] = {(unsigned)grid, 1, 1}, b[3] = {(unsigned)block, 1, 1};
-    int status = run(function, g, b, 0, params);
+    int status = run_on(current, function, g, b, 0, params, 0);
     if (status != 0) {
         Py_DECREF(out);
-        return status < 0 ? NULL : Py_NewRef(Py_None);
+        return Py_NewRef(Py_None);
     }
     return out;
 }
@@ -781,6 +999,8 @@ setup(PyObject *module, PyObject *args)
     cu_memset8 = (cu_memset8_t)dlsym(lib, "cuMemsetD8Async");
     cu_memset16 = (cu_memset16_t)dlsym(lib, "cuMemsetD16Async");
     cu_memset32 = (cu_memset32_t)dlsym(lib, "cuMemsetD32Async");
+    cu_launch_ex = (cu_launch_ex_t)dlsym(lib, "cuLaunchKernelEx");
+    cu_ctx_current = (int (*)(void **))dlsym(lib, "cuCtxGetCurrent");
 #endif
     Py_RETURN_NONE;
 }
@@ -835,7 +1055,7 @@ count(PyObject *module, PyObject *Py_UNUSED(ignored))
  * stream (cuMemsetD32Async, cuMemsetD8Async where the size is not a multiple of 4), as
  * cupy.zeros does without its two Python layers (the function, data.memset_async), which
  * takes over where the driver's memset functions were not found. */
-static PyObject *str_nbytes, *str_memset_async;
+static PyObject *str_memset_async;
 
 static PyObject *
 zeros(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1048,6 +1268,10 @@ static PyMethodDef module_methods[] = {
     {"planned", (PyCFunction)(void (*)(void))planned, METH_FASTCALL,
      "planned(x, make, *args): x's reduction by its cached plan (see _cupy_reductions)."},
     {"launches", count, METH_NOARGS, "launches(): how many kernels this module launched."},
+    {"outputs", outputs_setup, METH_O,
+     "outputs(kept): how many results were arrays reused (see the source); kept: the "
+     "number of results to keep from now on (0 to 4; setting it lets go of those kept), "
+     "or -1."},
     {"zeros", (PyCFunction)(void (*)(void))zeros, METH_FASTCALL,
      "zeros(shape, dtype): cupy.ndarray(shape, dtype) set to zero by the driver's memset "
      "on CuPy's current stream (cupy.zeros without its Python layers)."},
@@ -1087,6 +1311,7 @@ PyInit__launch(void)
     INTERN(str_itemsize, "itemsize")
     INTERN(str_nbytes, "nbytes")
     INTERN(str_memset_async, "memset_async")
+    INTERN(str_mem, "mem")
 #undef INTERN
     PyObject *module = PyModule_Create(&module_def);
     /* The C function for xpgpu._speedups' views: a new reference, or NULL (no exception)
