@@ -23,8 +23,10 @@ Bit for bit the CuPy path's results, because the per-element code is CuPy's:
 
 Kernels are cached per (function, device, operand dtypes or scalar types). Where the
 compiled module ``_launch`` was built, each function is its ``dispatch``: a cached kernel
-runs from C (the tests, the scalars' conversion and the launch), and the Python function
-here, the definition, runs only to compile a kernel and for what C hands back to it.
+runs from C (the tests, the scalars' conversion and the launch: a programmatic dependent
+launch where ``DEPENDENT`` and compute capability 9.0+, into a result that nothing
+references any more where one is kept, see ``_launch.c``), and the Python function here,
+the definition, runs only to compile a kernel and for what C hands back to it.
 ``THRESHOLD`` (elements) is a module attribute so tests can force either path.
 """
 
