@@ -271,7 +271,12 @@ class Kernel:
 
 @functools.cache
 def _dependent_launch(device: int) -> bool:
-    """Whether the device runs programmatic dependent launches (compute capability 9.0+)."""
+    """Whether the device runs programmatic dependent launches (compute capability 9.0+).
+
+    Note: the kernels' wait is compiled where ``__CUDA_ARCH__ >= 900``: CuPy compiles for
+    the device's architecture, capped at the newest its NVRTC knows, and the NVRTC of
+    every CUDA that CuPy 14 supports (12 and later) knows 9.0, so a device of 9.0 or later
+    always runs a kernel that waits."""
     return int(cupy.cuda.Device(device).compute_capability) >= 90
 
 
