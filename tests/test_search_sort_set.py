@@ -248,6 +248,19 @@ def test_sort_stable_keeps_signed_zeros_and_nans_in_order(device, dtype, shape) 
         np.testing.assert_array_equal(fast, expected)  # equal values (NaN == NaN here)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sort_stable_keeps_a_lone_nans_bits_on_the_cpu(dtype) -> None:
+    # NumPy's SIMD sort writes NaNs back as the default NaN; the stable sort keeps each
+    # element's bits, a lone NaN's sign and payload too (oracle: NumPy's stable sort,
+    # which moves elements).
+    bits = f"u{np.dtype(dtype).itemsize}"
+    odd = (np.array(np.nan, dtype).view(bits) + 1).view(dtype)
+    for values in ([np.inf, odd], [-odd, 1.0, -2.0], [odd, -0.0, 3.0, 0.0], [0.5, -np.nan]):
+        a = np.array(values, dtype)
+        got = to_numpy(xp.sort(xp.asarray(a, device="cpu")))
+        np.testing.assert_array_equal(got.view(bits), np.sort(a, kind="stable").view(bits))
+
+
 def test_sort_nan_and_errors(device) -> None:
     a = np.array([2.0, np.nan, -1.0, np.inf, np.nan, 0.0])
     same(xp.sort(arr(a, device)), np.sort(a), device)

@@ -547,26 +547,38 @@ def test_subscript_calls_what_getitem_is() -> None:
 
 
 @built
-def test_sorted_runs_as_searchsorted() -> None:
-    """sorted_runs finds the runs of zeros and NaNs of a sorted float32 or float64 array
-    where NumPy's searchsorted of (0.0, the smallest subnormal, nan) finds them, and
-    declines (None) every other array; the stable sort of floats takes it."""
-    runs = _elementwise._speedups.sorted_runs
+def test_stable_sort_as_numpys_stable_sort() -> None:
+    """stable_sort(a) is numpy.sort(a, kind="stable") bit for bit for 1-D float32 and
+    float64 arrays (the order of -0.0 and +0.0, and of NaNs of either sign, kept), a new
+    array, a untouched; it declines (None) every other array; the CPU backend's stable
+    sort takes it."""
+    stable_sort = _elementwise._speedups.stable_sort
     rng = np.random.default_rng(13)
     for dtype in (np.float32, np.float64):
         tiny = np.finfo(dtype).smallest_subnormal
-        probes = np.array([0.0, tiny, np.nan], dtype)
-        pool = np.array([-2.5, -tiny, -0.0, 0.0, tiny, 1.0, np.inf, -np.inf, np.nan], dtype)
+        nan = np.array(np.nan, dtype)
+        pool = np.array([-2.5, -tiny, -0.0, 0.0, tiny, 1.0, np.inf, -np.inf, np.nan,
+                         -np.nan], dtype)
+        pool = np.concatenate([pool, (nan.view(f"u{nan.itemsize}") + 1).view(dtype)[None]])
         cases = [np.zeros(0, dtype), np.full(5, np.nan, dtype), np.zeros(4, dtype),
                  -np.zeros(3, dtype), np.ones(3, dtype), -np.ones(3, dtype)]
         cases += [rng.choice(pool, n) for n in (1, 2, 3, 7, 64, 1000) for _ in range(5)]
+        cases.append(rng.standard_normal(1000).astype(dtype))
         for case in cases:
-            s = np.sort(case)
-            assert runs(s) == tuple(s.searchsorted(probes).tolist()), s
+            before = case.copy()
+            got = stable_sort(case)
+            want = np.sort(case, kind="stable")
+            bits = f"u{case.itemsize}"
+            assert got is not case and got.dtype == case.dtype
+            np.testing.assert_array_equal(got.view(bits), want.view(bits))
+            np.testing.assert_array_equal(case.view(bits), before.view(bits))
+        readonly = np.array([0.0, -0.0, 1.0], dtype)
+        readonly.flags.writeable = False
+        assert np.signbit(stable_sort(readonly)).tolist() == [False, True, False]
     for other in (np.zeros(3, np.float16), np.zeros(3, np.longdouble), np.zeros(6)[::2],
                   np.zeros((2, 2)), np.zeros(3, ">f8" if np.little_endian else "<f8"),
                   np.zeros(3, np.int32), [0.0, 1.0], 1.5):
-        assert runs(other) is None
+        assert stable_sort(other) is None
     from xpgpu._backend import _numpy_sorting
 
-    assert _numpy_sorting._runs is runs
+    assert _numpy_sorting._stable_sort is stable_sort

@@ -12,7 +12,7 @@
  * types do the same for other calls: `View` (__getitem__, reshape, permute_dims),
  * `Setitem` (__setitem__), `Method` (a backend function that is an ndarray method),
  * `Alloc` (zeros, ones, empty) and `FlatRank` (asarray's scan of a list);
- * `sorted_runs` finds the runs a stable sort of floats rewrites.
+ * `stable_sort` sorts a float array stably at the cost of the default sort.
  *
  * Nothing here knows a dtype, a rule or a backend: the tables, the slot layout of
  * Array, DType and Device, and the CPU backend come from `_elementwise` through
@@ -969,59 +969,94 @@ flat_rank(PyObject *module, PyObject *args)
     return fast_new(&FlatRankType, (vectorcallfunc)FlatRank_vectorcall, 0, refs);
 }
 
-/* ---- SortedRuns: the zeros and NaNs of a sorted float array (_numpy_sorting.sort) -----
+/* ---- stable_sort: the stable sort of a 1-D float array (_numpy_sorting.sort) --------
  *
- * `sorted_runs(s)`: for a 1-D C-contiguous buffer of float32 ("f") or float64 ("d")
- * sorted ascending with NaNs last, (zeros, positive, nans): the first index of an element
- * not below 0, of one above 0 (or a NaN), and of a NaN, as s.searchsorted([0.0,
- * smallest subnormal, nan]) finds them (each a binary search); None for another buffer.
- * The stable sort of floats rewrites those two runs in their original order; NumPy's
- * searchsorted and tolist cost ~1 us of a 1000-element sort's ~7. */
-#define LOWER_BOUND(T, pred)                                  \
+ * `stable_sort(a)`: for a 1-D C-contiguous native float32 ("f") or float64 ("d") array,
+ * numpy.sort(a, kind="stable") bit for bit, at the cost of NumPy's default sort: a sort of
+ * values shows the order of equal elements only in the run of zeros (-0.0 and +0.0) and
+ * the run of NaNs, so a.copy() is sorted by its own default sort (s.sort()), and those two
+ * runs, found by binary search as s.searchsorted([0.0, smallest subnormal, nan]) finds
+ * them, are written again with a's zeros and NaNs in their original order (the NaNs even
+ * where there is one: NumPy's SIMD sort writes its NaNs back as the default NaN). None for
+ * another array (the caller's path). In Python the same steps cost ~1.5 us of a
+ * 1000-element sort's ~5. */
+#define LOWER_BOUND(T, v, n, pred)                            \
     do {                                                      \
-        const T *v = (const T *)b.buf;                        \
-        Py_ssize_t lo = 0, hi = n;                            \
+        Py_ssize_t lo = 0, hi = (n);                          \
         while (lo < hi) {                                     \
             Py_ssize_t mid = lo + (hi - lo) / 2;              \
-            T x = v[mid];                                     \
+            T x = (v)[mid];                                   \
             if (pred) lo = mid + 1; else hi = mid;            \
         }                                                     \
         found = lo;                                           \
     } while (0)
 
-#define RUNS(T)                                               \
-    do {                                                      \
-        LOWER_BOUND(T, x < 0);                                \
-        zeros = found;                                        \
-        LOWER_BOUND(T, x <= 0);                               \
-        positive = found;                                     \
-        LOWER_BOUND(T, x == x);                               \
-        nans = found;                                         \
+/* The runs of the sorted v rewritten from a, in a's order. */
+#define STABLE_RUNS(T)                                                                   \
+    do {                                                                                 \
+        const T *a = (const T *)in.buf;                                                  \
+        T *v = (T *)out.buf;                                                             \
+        Py_ssize_t found, zeros, positive, nans;                                         \
+        LOWER_BOUND(T, v, n, x < 0);                                                     \
+        zeros = found;                                                                   \
+        LOWER_BOUND(T, v, n, x <= 0);                                                    \
+        positive = found;                                                                \
+        LOWER_BOUND(T, v, n, x == x);                                                    \
+        nans = found;                                                                    \
+        for (Py_ssize_t i = 0, k = zeros; positive - zeros > 1 && k < positive; i++) {   \
+            if (a[i] == 0) {                                                             \
+                v[k++] = a[i];                                                           \
+            }                                                                            \
+        }                                                                                \
+        for (Py_ssize_t i = 0, k = nans; k < n; i++) {                                   \
+            if (a[i] != a[i]) {                                                          \
+                v[k++] = a[i];                                                           \
+            }                                                                            \
+        }                                                                                \
     } while (0)
 
+static PyObject *str_copy, *str_sort;
+
 static PyObject *
-sorted_runs(PyObject *module, PyObject *s)
+stable_sort(PyObject *module, PyObject *array)
 {
-    Py_buffer b;
-    if (PyObject_GetBuffer(s, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyErr_Clear(); /* not a contiguous buffer: the caller's searchsorted */
+    Py_buffer in, out;
+    if (PyObject_GetBuffer(array, &in, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear(); /* not a contiguous buffer: the caller's path */
         Py_RETURN_NONE;
     }
-    const char *f = b.format == NULL ? "B" : b.format;
+    const char *f = in.format == NULL ? "B" : in.format;
     char kind = (f[0] != '\0' && f[1] == '\0') ? f[0] : '\0';
-    if (b.ndim != 1 || !((kind == 'f' && b.itemsize == sizeof(float))
-                         || (kind == 'd' && b.itemsize == sizeof(double)))) {
-        PyBuffer_Release(&b);
+    if (in.ndim != 1 || !((kind == 'f' && in.itemsize == sizeof(float))
+                          || (kind == 'd' && in.itemsize == sizeof(double)))) {
+        PyBuffer_Release(&in);
         Py_RETURN_NONE;
     }
-    Py_ssize_t n = b.shape[0], found, zeros, positive, nans;
-    if (kind == 'f') {
-        RUNS(float);
-    } else {
-        RUNS(double);
+    PyObject *sorted = PyObject_CallMethodNoArgs(array, str_copy);
+    PyObject *done = sorted == NULL ? NULL : PyObject_CallMethodNoArgs(sorted, str_sort);
+    if (done == NULL || PyObject_GetBuffer(sorted, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        Py_XDECREF(done);
+        Py_XDECREF(sorted);
+        PyBuffer_Release(&in);
+        return NULL;
     }
-    PyBuffer_Release(&b);
-    return Py_BuildValue("(nnn)", zeros, positive, nans);
+    Py_DECREF(done);
+    Py_ssize_t n = in.shape[0];
+    if (out.len != in.len) { /* not a copy of the same array */
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&in);
+        Py_DECREF(sorted);
+        Py_RETURN_NONE;
+    }
+    if (kind == 'f') {
+        STABLE_RUNS(float);
+    }
+    else {
+        STABLE_RUNS(double);
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&in);
+    return sorted;
 }
 
 /* ---- Array as a C type -------------------------------------------------------------
@@ -1211,9 +1246,10 @@ static PyMethodDef module_methods[] = {
     {"flat_rank", flat_rank, METH_VARARGS,
      "flat_rank(fallback, ranks): _creation._flat_rank in C (ranks: Python scalar type -> "
      "rank)."},
-    {"sorted_runs", sorted_runs, METH_O,
-     "sorted_runs(s): (zeros, positive, nans) of a sorted 1-D float32 or float64 buffer, "
-     "as s.searchsorted([0.0, smallest subnormal, nan]); None for another."},
+    {"stable_sort", stable_sort, METH_O,
+     "stable_sort(a): numpy.sort(a, kind='stable') of a 1-D C-contiguous float32 or "
+     "float64 array, by its default sort and its runs of zeros and NaNs put back in "
+     "order; None for another."},
     {"alloc", alloc, METH_VARARGS,
      "alloc(fallback, name, default_dtype, Device, devices_globals): zeros, ones or empty "
      "(name) with the fast path of _creation._alloc in C."},
@@ -1253,9 +1289,11 @@ PyInit__speedups(void)
     str_default = PyUnicode_InternFromString("_default");
     str_mask_getitem = PyUnicode_InternFromString("mask_getitem");
     str_T = PyUnicode_InternFromString("T");
+    str_copy = PyUnicode_InternFromString("copy");
+    str_sort = PyUnicode_InternFromString("sort");
     if (str_dtype == NULL || str_asarray == NULL || str_ndim == NULL || str_getitem == NULL || str_device == NULL
         || str_default == NULL || str_setitem == NULL || str_shape == NULL
-        || str_mask_getitem == NULL) {
+        || str_mask_getitem == NULL || str_copy == NULL || str_sort == NULL) {
         return NULL;
     }
     return PyModule_Create(&module_def);
