@@ -175,8 +175,7 @@ def test_launch_matches_cupys_launch() -> None:
 def test_dispatch_launches_on_cupys_current_stream() -> None:
     """Kernels launch on CuPy's current stream: captured into a CUDA graph on a blocking
     stream, where a launch on the legacy default stream would break the capture."""
-    f = L.dispatch(cupy.add, K.elementwise("add", cupy.add, cupy.add), {}, {"THRESHOLD": 1},
-                   "THRESHOLD")
+    f = _add()
     host = np.arange(4096, dtype=np.float32)
     z = cupy.asarray(host)
     stream = cupy.cuda.Stream()

@@ -1030,13 +1030,8 @@ memset_words(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         || (width == 4 && cu_memset32 == NULL)) {
         return PyLong_FromLong(-1);
     }
-    PyObject *none = ensure_context(); /* as run() */
-    if (none == NULL) {
-        return NULL;
-    }
-    Py_DECREF(none);
-    intptr_t stream = current_stream();
-    if (stream == -1 && PyErr_Occurred()) {
+    intptr_t stream;
+    if (prepare(&stream)) {
         return NULL;
     }
     int status = width == 1 ? cu_memset8(ptr, (unsigned char)word, count, (void *)stream)
@@ -1088,10 +1083,8 @@ zeros(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (nbytes) {
-        PyObject *none = ensure_context(); /* as run() */
-        intptr_t stream = none == NULL ? -1 : current_stream();
-        Py_XDECREF(none);
-        if (stream == -1 && PyErr_Occurred()) {
+        intptr_t stream;
+        if (prepare(&stream)) {
             Py_DECREF(out);
             return NULL;
         }
