@@ -63,8 +63,8 @@ def specials(dtype: str) -> list:
             float(f.smallest_subnormal), -float(f.smallest_subnormal), 88.5, -745.0]
     if d.kind == "f":
         return real
-    # subnormal parts: complex64's kernels take two vectors a thread (float32's one, to
-    # flush subnormals as CuPy's kernel does under -ftz=true)
+    # subnormal parts: the kernels must flush subnormals where CuPy's kernel does under
+    # -ftz=true, whatever the number of vectors a thread
     parts = [0.0, -0.0, 1.0, -2.5, 0.5, math.inf, -math.inf, math.nan, 1e-3, float(f.max),
              float(f.smallest_subnormal), -float(f.smallest_normal)]
     return [complex(a, b) for a in parts for b in parts]
@@ -317,6 +317,21 @@ def test_every_element_of_every_size(dtype, monkeypatch, counter):
         assert counter.n == before + 2, f"{dtype} of {n}: no kernel ran"
         for g, w in zip(got, want, strict=True):
             np.testing.assert_array_equal(to_numpy(g), w, err_msg=f"{dtype} of {n}")
+
+
+@pytest.mark.parametrize(("name", "dtype"), sorted(K.VECTORS))
+def test_tuned_kernels_take_their_vectors(name, dtype):
+    """Each entry of the table of vectors a thread names an element-wise function that
+    takes the dtype, and the kernel built for that function's loop (as _generic_kernel
+    builds it) takes that many 16-byte vectors a thread; its bits: test_elementwise_bits."""
+    from xpgpu._backend import _cupy
+
+    arity, category = next((a, c) for n, a, c, _ in TABLE if n == name)
+    assert dtype in CATEGORY_DTYPES[category], f"{name} takes no {dtype}"
+    ufunc = K._cupy_special.UFUNCS.get(name, _cupy._CURRENT[name])
+    d = np.dtype(dtype)
+    kernel = K._ufunc_kernel(ufunc, name, (d,) * arity, (d,) * arity)
+    assert kernel.per_thread == K.VECTORS[name, dtype] * 16 // d.itemsize
 
 
 def test_other_layouts_take_cupys_path(monkeypatch, counter):

@@ -58,12 +58,26 @@ ASTYPE_THRESHOLD = 1
 BLOCK = 256
 # Elements a thread, at least: whole 16-byte vectors of every operand, as many as make
 # PER_THREAD elements (float64, int64: two vectors; complex128: four), as PyTorch's
-# kernels take four elements a thread; one vector where an operand is float32 or float16
+# kernels take four elements a thread; two vectors where an operand is float32 or float16
 # (see Kernel). Measured on an H100 at 2**26 elements, four float4 a thread were no faster
 # (binary) or up to 2% slower (one input) than one; for float64, two vectors were up to
 # 11% faster than one where the arithmetic, not the memory, is the limit (exp, atan,
 # log1p, asin), the same elsewhere.
 PER_THREAD = 4
+# Vectors a thread of the functions whose arithmetic, not the memory, sets their speed,
+# by (function, the loop's first input dtype). Measured on an H200 at 2**26 elements, the
+# kernels of one to four vectors side by side in one process (GPU time of 10 back-to-back
+# calls, 15 rounds in rotating order; PyTorch's time over the kernel's, 1 / 2 / 3 / 4):
+# float32 pow 0.88 / 0.98 / 0.97 / 1.02, floor_divide 1.01 / 0.99 / 0.93 / 0.87; float64
+# asin 0.73 / 0.92 / 0.93 / 0.98, log2 0.91 / 0.99 / 1.00 / 1.01, log1p 0.95 / 0.99 /
+# 0.99 / 1.00, remainder 0.91 / 0.98 / 1.01 / 1.00, atanh 0.96 / 1.00 / 0.99 / 1.01, acos
+# 0.95 / 1.00 / 0.98 / 1.00 (exp 0.93 / 1.05 / 1.03 / 1.02, sin float32 1.00 / 1.00 /
+# 0.99 / 0.97: the default). atan: 0.99 -> 1.02 with four in separate runs.
+VECTORS = {
+    ("pow", "float32"): 4, ("floor_divide", "float32"): 1,
+    **{(name, "float64"): 4 for name in (
+        "acos", "asin", "atan", "atanh", "log2", "log10", "log1p", "remainder")},
+}
 # Threads a block where a thread takes several vectors, as PyTorch's 128. Measured on an
 # H100 (float64, GPU time of CUDA graphs, rounds interleaved with PyTorch's), together
 # with whole blocks that test no vector (_VECTORS): asin 0.95 -> 1.01 and atan 0.99 ->
@@ -179,17 +193,18 @@ class Kernel:
     dtype), then the loop's last inputs as C constants (``constants``: round's decimals),
     one C-contiguous output of dtype ``out``.
 
-    Each thread loads V 16-byte vectors (N elements each; V = PER_THREAD // N, at least
-    one; one for float32 parts) of every array operand, then computes and stores V * N
-    results, in blocks of ``block`` threads; the grid's last block does the elements after
-    the vectors one by one.
+    Each thread loads V 16-byte vectors (N elements each; V = ``vectors`` where given,
+    else PER_THREAD // N, at least one; two for float32 parts) of every array operand,
+    then computes and stores V * N results, in blocks of ``block`` threads; the grid's
+    last block does the elements after the vectors one by one.
     """
 
     __slots__ = ("_f", "block", "out", "per_thread", "scalars", "source", "spec")
 
     def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
                  out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
-                 out: numpy.dtype, extra: str = "", constants: tuple[str, ...] = ()):
+                 out: numpy.dtype, extra: str = "", constants: tuple[str, ...] = (),
+                 vectors: int | None = None):
         decls: set[str] = set()
 
         def tn(d: numpy.dtype) -> str:
@@ -197,16 +212,18 @@ class Kernel:
 
         dtypes = [d for d in (*operands, out) if d is not None]
         n = max(1, 16 // max(d.itemsize for d in dtypes))
-        # Note: CuPy compiles with -ftz=true, which lets the compiler flush float32
-        # subnormals in some instructions and not in others (sign(1e-45): 0 in CuPy's
-        # kernel and the one-vector loop, 1 in the loop of several vectors): arrays of
-        # float32 (or float16) keep the one-vector loop that matches CuPy's bits. complex64
-        # takes two vectors a thread, as its functions' arithmetic (sin, exp: sincosf,
-        # expf) is the limit: on an H200 at 2**26, PyTorch's time over the kernel's for
-        # sin, cos, exp, sinh: one vector 0.87, 0.89, 0.96, 0.87; two 1.02, 1.01, 1.04, 1.02
-        # (the same bits as CuPy's, special values included; tested for every function).
+        # Two vectors a thread for float32 (or float16) operands, as PyTorch's 32 bytes a
+        # thread on compute capability 9.0 and later (ATen/native/cuda/CUDALoops.cuh).
+        # Measured on an H200 at 2**26 elements (PyTorch's time over the kernel's, one
+        # vector -> two): acosh 0.93 -> 1.005, asinh 0.95 -> 1.006, atanh 0.97 -> 1.007,
+        # isnan 0.97 -> 1.016, signbit 0.97 -> 1.013, pow 0.88 -> 0.99 (four: VECTORS),
+        # the rest 1.00-1.02 either way. complex64 takes two vectors a thread too, as its
+        # functions' arithmetic (sin, exp: sincosf, expf) is the limit: PyTorch's time over
+        # the kernel's for sin, cos, exp, sinh: one vector 0.87, 0.89, 0.96, 0.87; two
+        # 1.02, 1.01, 1.04, 1.02. The bits are CuPy's, subnormals and the special values
+        # included, for every function and loop (tests/test_kernels.py).
         single = any(d.kind == "f" and d.itemsize < 8 for d in dtypes)
-        v = 1 if single else max(1, PER_THREAD // n)
+        v = vectors or (2 if single else max(1, PER_THREAD // n))
         block = BLOCK if v == 1 else VECTORS_BLOCK
         params, decl, load, vec, tail = [], [], [], [], []
         for i, d in enumerate(operands):
@@ -309,7 +326,8 @@ def _ufunc_kernel(ufunc: Any, name: str, operands: tuple[numpy.dtype | None, ...
     tag = "_".join("s" if d is None else d.char for d in operands).replace("?", "b_")
     try:
         return Kernel(f"xpgpu_{name}_{tag}", ufunc._preamble or "", op.routine, in_loop,
-                      out, operands, out, constants=tuple(c for _, c in constants))
+                      out, operands, out, constants=tuple(c for _, c in constants),
+                      vectors=VECTORS.get((name, in_loop[0].name)))
     except cupy.cuda.compiler.CompileException:
         failed.append((name, dtypes))  # a routine that needs CuPy's own loop
         return None
