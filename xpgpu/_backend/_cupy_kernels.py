@@ -82,8 +82,9 @@ VECTORS = {
 # H100 (float64, GPU time of CUDA graphs, rounds interleaved with PyTorch's), together
 # with whole blocks that test no vector (_VECTORS): asin 0.95 -> 1.01 and atan 0.99 ->
 # 1.03 of PyTorch's throughput at 2**26, 0.90 -> 1.06 and 0.95 -> 1.09 at 2**20; blocks
-# of 256 with the same loop gave 1.00 and 1.02 at 2**26. One vector a thread (float32)
-# keeps 256: 128 was 0.3% slower there.
+# of 256 with the same loop gave 1.00 and 1.02 at 2**26. One vector a thread (bool, int32,
+# floor_divide of float32) keeps BLOCK, 256: for float32's one-vector loop, before it took
+# two, 128 was 0.3% slower.
 VECTORS_BLOCK = 128
 # Programmatic dependent launch (compute capability 9.0 and later): each kernel first
 # waits for the work before it on its stream (griddepcontrol.wait, a no-op in a plain
@@ -194,9 +195,9 @@ class Kernel:
     one C-contiguous output of dtype ``out``.
 
     Each thread loads V 16-byte vectors (N elements each; V = ``vectors`` where given,
-    else PER_THREAD // N, at least one; two for float32 parts) of every array operand,
-    then computes and stores V * N results, in blocks of ``block`` threads; the grid's
-    last block does the elements after the vectors one by one.
+    else PER_THREAD // N, at least one; two where an operand is float32 or float16) of
+    every array operand, then computes and stores V * N results, in blocks of ``block``
+    threads; the grid's last block does the elements after the vectors one by one.
     """
 
     __slots__ = ("_f", "block", "out", "per_thread", "scalars", "source", "spec")
