@@ -319,11 +319,13 @@ def test_every_element_of_every_size(dtype, monkeypatch, counter):
             np.testing.assert_array_equal(to_numpy(g), w, err_msg=f"{dtype} of {n}")
 
 
-@pytest.mark.parametrize(("name", "dtype"), sorted(K.VECTORS))
+@pytest.mark.parametrize(("name", "dtype"), sorted(K.VECTORS.keys() | K.NO_FTZ))
 def test_tuned_kernels_take_their_vectors(name, dtype):
-    """Each entry of the table of vectors a thread names an element-wise function that
-    takes the dtype, and the kernel built for that function's loop (as _generic_kernel
-    builds it) takes that many 16-byte vectors a thread; its bits: test_elementwise_bits."""
+    """Each entry of the tables of tuned loops (vectors a thread, compiled without
+    -ftz=true) names an element-wise function that takes the dtype, and the kernel built
+    for that function's loop (as _generic_kernel builds it) takes that many 16-byte
+    vectors a thread and is compiled as its entry says; its bits: test_elementwise_bits.
+    Only float64 loops go without -ftz=true: it changes float32 arithmetic alone."""
     from xpgpu._backend import _cupy
 
     arity, category = next((a, c) for n, a, c, _ in TABLE if n == name)
@@ -331,7 +333,44 @@ def test_tuned_kernels_take_their_vectors(name, dtype):
     ufunc = K._cupy_special.UFUNCS.get(name, _cupy._CURRENT[name])
     d = np.dtype(dtype)
     kernel = K._ufunc_kernel(ufunc, name, (d,) * arity, (d,) * arity)
-    assert kernel.per_thread == K.VECTORS[name, dtype] * 16 // d.itemsize
+    if (name, dtype) in K.VECTORS:
+        assert kernel.per_thread == K.VECTORS[name, dtype] * 16 // d.itemsize
+    assert kernel.ftz == ((name, dtype) not in K.NO_FTZ)
+    assert kernel.ftz or dtype == "float64"
+
+
+_PROBE = """extern "C" __global__ void probe(const float *x, float *y) {
+  y[threadIdx.x] = x[threadIdx.x] * 1.5f;
+}"""
+
+
+def test_compile_without_ftz_keeps_float32_subnormals():
+    """_compile as CuPy compiles (-ftz=true) flushes float32 subnormal results to zero;
+    without it, a kernel gives IEEE float32 arithmetic: NumPy's."""
+    import cupy
+
+    x = np.array([1e-40, -3e-41, 1.4e-45, 1e-30], np.float32)
+    want = x * np.float32(1.5)
+    for ftz, expect in ((True, np.where(np.abs(want) < np.finfo(np.float32).tiny, 0, want)),
+                        (False, want)):
+        f = K._compile(_PROBE, ftz).get_function("probe")
+        y = cupy.empty(4, np.float32)
+        f((1,), (4,), (cupy.asarray(x), y))
+        np.testing.assert_array_equal(cupy.asnumpy(y), expect, err_msg=f"ftz={ftz}")
+
+
+def test_compile_without_ftz_is_cached(monkeypatch):
+    """A module compiled without -ftz=true is kept in CuPy's kernel cache: compiling the
+    same source again loads it, without NVRTC."""
+    if getattr(K.compiler, "_kernel_cache_backend", None) is None:
+        pytest.skip("CuPy before 14.1 has no kernel cache backend")
+    K._compile(_PROBE, False)
+
+    def again(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(K.compiler, "compile_using_nvrtc", again)
+    assert K._compile(_PROBE, False).get_function("probe") is not None
 
 
 def test_other_layouts_take_cupys_path(monkeypatch, counter):

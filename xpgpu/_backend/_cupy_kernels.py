@@ -33,6 +33,7 @@ the definition, runs only to compile a kernel and for what C hands back to it.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib
 import math
 from collections.abc import Callable
@@ -40,8 +41,9 @@ from typing import Any
 
 import cupy
 import numpy
-from cupy._core import _scalar
+from cupy._core import _scalar, core
 from cupy._core.core import compile_with_cache
+from cupy.cuda import compiler, function
 
 from . import _cupy_special
 from ._cupy_fuse import host_scalar
@@ -76,8 +78,19 @@ PER_THREAD = 4
 VECTORS = {
     ("pow", "float32"): 4, ("floor_divide", "float32"): 1,
     **{(name, "float64"): 4 for name in (
-        "acos", "asin", "atan", "atanh", "log2", "log10", "log1p", "remainder")},
+        "acos", "asin", "atan", "atanh", "log2", "log10", "log1p", "remainder", "tanh")},
 }
+# Loops compiled without the -ftz=true that CuPy adds to every kernel's options (flush
+# float32 subnormals to zero), by (function, the loop's first input dtype). float64 tanh's
+# libdevice code scales its argument in float32 (exp2's range reduction): under -ftz=true
+# the compiler adds a test, a scaling and two flushing multiplications an element, about 6
+# of its 113 instructions (PyTorch's kernel, built without it: 103). With the GPU at its
+# power limit (the SM clock at 1.5-1.7 GHz), the instructions set its speed: measured on
+# an H200 at 2**26 elements, after 60 s of load, PyTorch's time over the kernel's: two
+# vectors 0.950 (as CuPy's options) / 0.985 (without -ftz); four 0.956 / 1.002. The bits
+# are CuPy's (test_elementwise_bits, subnormals included; PyTorch's are the same). Not
+# every float64 loop keeps its bits without it: log, log2 and log10 of subnormals differ.
+NO_FTZ = frozenset({("tanh", "float64")})
 # Threads a block where a thread takes several vectors, as PyTorch's 128. Measured on an
 # H100 (float64, GPU time of CUDA graphs, rounds interleaved with PyTorch's), together
 # with whole blocks that test no vector (_VECTORS): asin 0.95 -> 1.01 and atan 0.99 ->
@@ -101,6 +114,7 @@ _int64 = numpy.int64
 # _get_ufunc_kernel); compile_with_cache prepends <cupy/carray.cuh> and CuPy's include
 # paths, as for CuPy's own kernels.
 _OPTIONS = ("--std=c++17",)
+_HEADERS = "".join(f"#include <{h}>\n" for h in core._cupy_header_list)
 _KINDS = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # bool < integer < real < complex
 _PY_KIND = {bool: 0, int: 1, float: 2, complex: 3}
 # A loop's last inputs given as C constants: (the loop's input dtype, the C expression).
@@ -108,6 +122,35 @@ Constants = tuple[tuple[numpy.dtype, str], ...]
 
 compiled_kernels = 0  # how many kernels this module has built (for tests)
 failed: list[Any] = []  # (name, dtypes) whose generated kernel did not compile
+
+
+def _compile(source: str, ftz: bool = True) -> Any:
+    """The module of ``source`` compiled as CuPy compiles its ufuncs (``compile_with_cache``),
+    or, where not ``ftz``, the same without ``-ftz=true``.
+
+    Note: CuPy appends ``-ftz=true`` to every kernel's options (cupy/cuda/compiler.py,
+    _compile_with_cache_cuda), so that path compiles here: CuPy's headers and options
+    (``assemble_cupy_compiler_options``), NVRTC through ``compile_using_nvrtc`` (which adds
+    the architecture, as CuPy's), and CuPy's kernel cache (``CUPY_CACHE_DIR``; CuPy 14.1
+    and later, else none) under a key of its own: CuPy's version (its headers), the
+    architecture, options, NVRTC's version and the source."""
+    if ftz:
+        return compile_with_cache(source, _OPTIONS)
+    source = _HEADERS + source
+    options = core.assemble_cupy_compiler_options(_OPTIONS)
+    arch = compiler._get_arch()
+    key = repr((cupy.__version__, arch, options, compiler._get_nvrtc_version(), "no -ftz",
+                source))
+    name = hashlib.sha1(key.encode()).hexdigest() + ".cubin"
+    cache = getattr(compiler, "_kernel_cache_backend", None)
+    binary = cache and cache.load(name)
+    if binary is None:
+        binary, _ = compiler.compile_using_nvrtc(source, options, arch, cache_in_memory=True)
+        if cache:
+            cache.save(name, binary, source)
+    module = function.Module()
+    module.load(binary)
+    return module
 
 
 def _fix_cast(src: numpy.dtype, dst: numpy.dtype, expr: str) -> str:
@@ -200,12 +243,12 @@ class Kernel:
     threads; the grid's last block does the elements after the vectors one by one.
     """
 
-    __slots__ = ("_f", "block", "out", "per_thread", "scalars", "source", "spec")
+    __slots__ = ("_f", "block", "ftz", "out", "per_thread", "scalars", "source", "spec")
 
     def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
                  out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
                  out: numpy.dtype, extra: str = "", constants: tuple[str, ...] = (),
-                 vectors: int | None = None):
+                 vectors: int | None = None, ftz: bool = True):
         decls: set[str] = set()
 
         def tn(d: numpy.dtype) -> str:
@@ -268,8 +311,8 @@ class Kernel:
         self.scalars = tuple(None if d is not None else t
                              for d, t in zip(operands, in_loop, strict=False))
         global compiled_kernels
-        module = compile_with_cache(self.source, _OPTIONS)
-        self._f = module.get_function(name)
+        self.ftz = ftz
+        self._f = _compile(self.source, ftz).get_function(name)
         compiled_kernels += 1
         # What the compiled dispatch (_launch.c) launches: "a" for an array operand, the
         # loop dtype's char for a scalar, "-" for an argument that is not a parameter
@@ -328,7 +371,8 @@ def _ufunc_kernel(ufunc: Any, name: str, operands: tuple[numpy.dtype | None, ...
     try:
         return Kernel(f"xpgpu_{name}_{tag}", ufunc._preamble or "", op.routine, in_loop,
                       out, operands, out, constants=tuple(c for _, c in constants),
-                      vectors=VECTORS.get((name, in_loop[0].name)))
+                      vectors=VECTORS.get((name, in_loop[0].name)),
+                      ftz=(name, in_loop[0].name) not in NO_FTZ)
     except cupy.cuda.compiler.CompileException:
         failed.append((name, dtypes))  # a routine that needs CuPy's own loop
         return None
