@@ -14,7 +14,9 @@ Bit for bit the CuPy path's results, because the per-element code is CuPy's:
 - the same routine text, typedefs (``in0_type``...), input conversions (CuPy's
   ``fix_cast_expr``: bool as ``? 1 : 0``, complex to real as ``.real()``) and preamble,
   compiled by NVRTC through CuPy's ``compile_with_cache`` with the options CuPy gives its
-  ufuncs (``--std=c++17``, CuPy's headers, ``--fmad`` at its default, as CuPy's): the
+  ufuncs (``--std=c++17``, CuPy's headers, ``--fmad`` at its default, as CuPy's; the
+  float64 loops of ``NO_FTZ`` without CuPy's ``-ftz=true``, which changes float32
+  arithmetic alone, see ``_compile``, their bits checked as every loop's): the
   element function is inlined into the loop exactly as CuPy's routine is, so the
   compiler contracts (or not) the same expressions. One kernel computes one operation:
   nothing is fused here, so no contraction crosses operations.
@@ -241,6 +243,7 @@ class Kernel:
     else PER_THREAD // N, at least one; two where an operand is float32 or float16) of
     every array operand, then computes and stores V * N results, in blocks of ``block``
     threads; the grid's last block does the elements after the vectors one by one.
+    Compiled with CuPy's ``-ftz=true`` where ``ftz``, else without it (``_compile``).
     """
 
     __slots__ = ("_f", "block", "ftz", "out", "per_thread", "scalars", "source", "spec")
