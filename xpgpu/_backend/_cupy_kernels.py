@@ -101,13 +101,6 @@ NO_FTZ = frozenset({("tanh", "float64")})
 # floor_divide of float32) keeps BLOCK, 256: for float32's one-vector loop, before it took
 # two, 128 was 0.3% slower.
 VECTORS_BLOCK = 128
-# Threads a block of float32 (and float16) loops at their default two vectors a thread:
-# smaller blocks, more of them, so the grid's last wave leaves less of the GPU idle.
-# Measured on an H200 (float32, PyTorch's time over the kernel's; 64 / 128 threads): at
-# 2**26 elements add 1.005 / 1.004, negative 1.011 / 1.007, a * 2 1.013 / 1.009,
-# maximum(a, 0.5) 1.050 / 1.037, cos 1.006 / 1.004, acosh 1.004 / 1.002; at 2**20 add
-# 1.13 / 1.07, maximum(a, 0.5) 1.13 / 1.10, acosh 1.14 / 1.10. Blocks of 256: 0.97-1.01.
-SINGLE_BLOCK = 64
 # Programmatic dependent launch (compute capability 9.0 and later): each kernel first
 # waits for the work before it on its stream (griddepcontrol.wait, a no-op in a plain
 # launch), so the compiled dispatch may launch it to start before that work ends: the
@@ -249,8 +242,7 @@ class Kernel:
     Each thread loads V 16-byte vectors (N elements each; V = ``vectors`` where given,
     else PER_THREAD // N, at least one; two where an operand is float32 or float16) of
     every array operand, then computes and stores V * N results, in blocks of ``block``
-    threads (BLOCK for one vector, SINGLE_BLOCK for float32's default two, else
-    VECTORS_BLOCK); the grid's last block does the elements after the vectors one by one.
+    threads; the grid's last block does the elements after the vectors one by one.
     Compiled with CuPy's ``-ftz=true`` where ``ftz``, else without it (``_compile``).
     """
 
@@ -279,7 +271,7 @@ class Kernel:
         # included, for every function and loop (tests/test_kernels.py).
         single = any(d.kind == "f" and d.itemsize < 8 for d in dtypes)
         v = vectors or (2 if single else max(1, PER_THREAD // n))
-        block = BLOCK if v == 1 else SINGLE_BLOCK if single and not vectors else VECTORS_BLOCK
+        block = BLOCK if v == 1 else VECTORS_BLOCK
         params, decl, load, vec, tail = [], [], [], [], []
         for i, d in enumerate(operands):
             if d is None:  # a scalar, already of the loop's dtype
