@@ -15,8 +15,8 @@ Bit for bit the CuPy path's results, because the per-element code is CuPy's:
   ``fix_cast_expr``: bool as ``? 1 : 0``, complex to real as ``.real()``) and preamble,
   compiled by NVRTC through CuPy's ``compile_with_cache`` with the options CuPy gives its
   ufuncs (``--std=c++17``, CuPy's headers, ``--fmad`` at its default, as CuPy's; the
-  float64 loops of ``NO_FTZ`` without CuPy's ``-ftz=true``, which changes float32
-  arithmetic alone, see ``_compile``, their bits checked as every loop's): the
+  float64 loops of ``NO_FTZ`` without CuPy's ``-ftz=true``, see ``_compile``, their bits
+  checked as every loop's): the
   element function is inlined into the loop exactly as CuPy's routine is, so the
   compiler contracts (or not) the same expressions. One kernel computes one operation:
   nothing is fused here, so no contraction crosses operations.
