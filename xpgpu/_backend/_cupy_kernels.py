@@ -246,7 +246,7 @@ class Kernel:
     Compiled with CuPy's ``-ftz=true`` where ``ftz``, else without it (``_compile``).
     """
 
-    __slots__ = ("_f", "block", "ftz", "out", "per_thread", "scalars", "source", "spec")
+    __slots__ = ("_f", "block", "out", "per_thread", "scalars", "source", "spec")
 
     def __init__(self, name: str, preamble: str, body: str, in_loop: tuple[numpy.dtype, ...],
                  out_loop: numpy.dtype, operands: tuple[numpy.dtype | None, ...],
@@ -314,7 +314,6 @@ class Kernel:
         self.scalars = tuple(None if d is not None else t
                              for d, t in zip(operands, in_loop, strict=False))
         global compiled_kernels
-        self.ftz = ftz
         self._f = _compile(self.source, ftz).get_function(name)
         compiled_kernels += 1
         # What the compiled dispatch (_launch.c) launches: "a" for an array operand, the

@@ -38,9 +38,9 @@ from typing import Any
 import cupy
 import numpy
 from cupy._core import _scalar
-from cupy._core.core import compile_with_cache
 
 from . import METHODS, method
+from ._cupy_kernels import _compile
 from ._cupy_launch import launch, planner
 
 # CuPy's module functions as their ndarray methods (_backend.method), built once: the
@@ -246,10 +246,10 @@ class Kernels(dict[Any, Any]):
 
 
 def functions(src: str, *names: str) -> tuple[Any, ...]:
-    """The kernels ``names`` of the CUDA source ``src``, compiled by NVRTC through CuPy's
-    ``compile_with_cache`` (CuPy's headers and disk cache) with CuPy's ufunc options."""
+    """The kernels ``names`` of the CUDA source ``src``, compiled as the element-wise
+    kernels are (``_cupy_kernels._compile``: CuPy's ufunc options, headers and cache)."""
     global compiled_kernels
-    module = compile_with_cache(src, ("--std=c++17",))
+    module = _compile(src)
     compiled_kernels += 1
     return tuple(module.get_function(name) for name in names)
 
