@@ -5,8 +5,10 @@
 Side by side in one run, on the same device buffers (shared through DLPack): each
 function's throughput in GB/s (the bytes it must move, each input read once and the
 output written once, over the median time of one call, timed with CUDA events around
-``--calls`` back-to-back calls, so launch and Python costs count as they do in a loop; the
-libraries' rounds alternate, since the GPU's clock drops under a sustained float64 load),
+``--calls`` back-to-back calls, so launch and Python costs count as they do in a loop: by
+default at least 16, a few milliseconds of the GPU's time from 2**24 elements, as the
+suite's rounds; the libraries' rounds alternate, each round in a rotated order, since the
+GPU's clock drops under a sustained float64 load),
 against a device-to-device copy measured in the same run and a hand-written float4 add
 kernel (the bandwidth an element-wise kernel can reach). The last table prints xpgpu's
 ratios to PyTorch and to CuPy; ``--csv`` writes every figure.
@@ -59,7 +61,8 @@ extern "C" __global__ void add4(const float4 *__restrict__ a, const float4 *__re
 
 def timer(calls: int, repeat: int) -> Callable[[dict[str, Callable[[], Any]]], dict[str, float]]:
     """Median seconds per call of each library's function; the libraries' rounds alternate
-    (a round of each in turn), so the GPU's clock, which drops under a sustained float64
+    (a round of each in turn, the order rotated a place each time, so that no library
+    always follows the same one), so the GPU's clock, which drops under a sustained float64
     load, weighs on each alike. A library whose function raises gets NaN."""
     import cupy
 
@@ -73,8 +76,10 @@ def timer(calls: int, repeat: int) -> Callable[[dict[str, Callable[[], Any]]], d
                 print(f"  {lib}: {type(e).__name__}: {e}", file=sys.stderr)
         cupy.cuda.get_current_stream().synchronize()
         times: dict[str, list[float]] = {lib: [] for lib in live}
-        for _ in range(repeat):
-            for lib, fn in live.items():
+        libs = list(live)
+        for r in range(repeat):
+            for lib in libs[r % len(libs):] + libs[:r % len(libs)]:
+                fn = live[lib]
                 start, stop = cupy.cuda.Event(), cupy.cuda.Event()
                 start.record()
                 for _ in range(calls):
@@ -317,7 +322,10 @@ def main() -> None:
     results = []
     for log2n in args.log2n:
         n = 1 << log2n
-        calls = args.calls or max(3, min(200, (1 << 26) // n * 4))
+        # Note: 16 calls or more. A timing starts on an idle GPU, so the first call's launch
+        # counts whole: with 4 calls of 2**26 float32 elements (about 0.5 ms), that is 1-2%
+        # of the time, and the ratios of two runs differed by as much (measured on an H200).
+        calls = args.calls or max(16, min(400, (1 << 28) // n))
         run = timer(calls, args.repeat)
         for dtype in args.dtypes:
             ref = references(n, dtype, run)
